@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// geo: the geometry of map SDK shapes (encoded paths, geodesic lengths, style spans, circles)
+// for shell pipelines. One module per responsibility; one module per command; `geo` is a thin
+// dispatcher over them.
+import PackageDescription
+
+/// Hot paths append to raw byte buffers; exclusivity is guaranteed by construction there.
+let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
+let package = Package(
+    name: "geo",
+    products: [
+        .executable(name: "geo", targets: ["geo"]),
+    ],
+    targets: [
+        // PROJ's C API (proj.h, geodesic.h); the geodesy module is its only user.
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        // Byte-level JSON: scanner, exact number parsing and shortest formatting, output buffer.
+        .target(name: "JSONBytes", swiftSettings: fast),
+        // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
+        .target(name: "GeoJSON", dependencies: ["JSONBytes"], swiftSettings: fast),
+        // Google's Encoded Polyline Algorithm Format, 64-bit, precision 0...10.
+        .target(name: "Polyline", swiftSettings: fast),
+        // Declarative command descriptions, the argument parser, help and usage errors.
+        .target(name: "GeoCommandLine"),
+        // Streaming record I/O shared by every command: framing, errors, rejects, ordered --jobs.
+        .target(name: "Records", dependencies: ["JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine"], swiftSettings: fast),
+
+        // One module per command.
+        .target(name: "EncodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "DecodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
+
+        // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
+        .target(name: "GeoDispatcher", dependencies: ["GeoCommandLine", "EncodeCommand", "DecodeCommand"]),
+        .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
+
+        .testTarget(name: "GeoTests", dependencies: [
+            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "GeoDispatcher", "geo",
+        ]),
+    ]
+)

@@ -1,0 +1,119 @@
+import GeoCommandLine
+import GeoJSON
+import JSONBytes
+import Polyline
+import Records
+
+/// `geo encode`: GeoJSON paths in, Google encoded polylines out.
+public struct Encode: GeoCommand {
+    public static let description = CommandDescription(
+        name: "encode",
+        summary: "encode GeoJSON paths as Google encoded polylines",
+        discussion: """
+        Reads GeoJSON records (Features, bare geometries, or one-line FeatureCollections) and writes \
+        each path as an encoded polyline (Google's Encoded Polyline Algorithm Format, what GMSPath \
+        encodedPath holds).
+
+        Each coordinate is multiplied by 10^precision and rounded half away from zero on its \
+        absolute value; the deltas between rounded values are encoded with 64-bit integers, so \
+        precision 6 and 7 and long paths cannot overflow.
+
+        With --to text (the default) each record becomes one line: a Point, MultiPoint or \
+        LineString encodes its positions, a Polygon its outer ring (a Polygon with holes, a \
+        multi-part geometry or a GeometryCollection is a bad record: use --to json), and a null \
+        geometry the empty polyline (an empty line). With --to json each record is written back \
+        as a Feature with properties.polyline; a Polygon adds properties.holes (an array, like \
+        GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines.
+        """,
+        options: [
+            OptionSpec("precision", short: "p", value: .integer(Polyline.precisions), default: "5",
+                       help: "Decimal digits kept: 5 for Google, 6 for OSRM/Valhalla polyline6."),
+            OptionSpec("to", value: .choice(["text", "json"]), default: "text",
+                       help: "Output: one polyline per line, or the Feature with properties.polyline."),
+        ] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        examples: [
+            Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-120.2,38.5],[-120.95,40.7],[-126.453,43.252]]}' | geo encode",
+                    "Prints _p~iF~ps|U_ulLnnqC_mqNvxq`@, the polyline of the three points."),
+            Example("geo encode -p6 routes.ndjson > routes.polyline6", "Encodes at precision 6 for OSRM or Valhalla."),
+            Example("geo encode --to json areas.ndjson | jq -r .properties.holes[]",
+                    "Keeps each Feature and lists the holes of its polygons."),
+        ])
+
+    let options: StreamOptions
+    let handler: EncodeHandler
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        let json = arguments.value("to") == "json"
+        options = try StreamOptions(arguments, jsonOutput: json)
+        handler = EncodeHandler(precision: arguments.integer("precision") ?? 5, json: json)
+    }
+
+    public func run() -> Int32 {
+        StreamRunner(command: Self.description.name, options: options, handler: handler).run()
+    }
+}
+
+struct EncodeHandler: RecordHandler {
+    let precision: Int
+    let json: Bool
+
+    func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+        try GeoJSONReader.readFeatures(record) { feature in
+            if json {
+                output.write(feature, from: record, adding: try properties(of: feature.geometry))
+            } else {
+                output.beginRecord()
+                try encode(try singlePath(of: feature.geometry), into: output.buffer)
+                output.endRecord()
+            }
+        }
+    }
+
+    /// The one path a text-mode record encodes.
+    func singlePath(of geometry: Geometry?) throws -> Path {
+        switch geometry {
+        case nil: return []
+        case .point(let position): return [position]
+        case .multiPoint(let path), .lineString(let path): return path
+        case .polygon(let rings):
+            guard rings.count <= 1 else {
+                throw GeoJSONError("Polygon with \(rings.count - 1) hole\(rings.count == 2 ? "" : "s"): use --to json to keep them")
+            }
+            return rings.first ?? []
+        case .some(let other):
+            throw GeoJSONError("\(other.typeName) has no single path to encode as text: use --to json")
+        }
+    }
+
+    /// properties.polyline (and holes) for --to json.
+    func properties(of geometry: Geometry?) throws -> [(String, JSONValue)] {
+        switch geometry {
+        case nil: return [("polyline", .string(""))]
+        case .point(let position): return [("polyline", try text([position]))]
+        case .multiPoint(let path), .lineString(let path): return [("polyline", try text(path))]
+        case .polygon(let rings):
+            return [("polyline", try text(rings.first ?? [])), ("holes", .array(try rings.dropFirst().map(text)))]
+        case .multiLineString(let lines):
+            return [("polyline", .array(try lines.map(text)))]
+        case .multiPolygon(let polygons):
+            return [("polyline", .array(try polygons.map { try text($0.first ?? []) })),
+                    ("holes", .array(try polygons.map { .array(try $0.dropFirst().map(text)) }))]
+        case .geometryCollection:
+            throw GeoJSONError("a GeometryCollection has no polyline encoding")
+        }
+    }
+
+    func text(_ path: Path) throws -> JSONValue {
+        let buffer = ByteBuffer(capacity: path.count * 8 + 16)
+        try encode(path, into: buffer)
+        return .string(buffer.string)
+    }
+
+    @inline(__always)
+    func encode(_ path: Path, into buffer: ByteBuffer) throws {
+        var encoder = PolylineEncoder(precision: precision)
+        for position in path {
+            try encoder.append(latitude: position.latitude, longitude: position.longitude) { buffer.append($0) }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// One declarative description per command: the single source that parsing, `--help`, man pages
+/// and shell completions are all generated from (swift-argument-parser's model, in miniature).
+public struct CommandDescription: Sendable {
+    public var name: String
+    /// One line, lower case, no full stop: shown by `geo commands` and in man page NAME sections.
+    public var summary: String
+    /// Paragraphs explaining what the command does and how exactly.
+    public var discussion: String
+    /// What follows the options in the synopsis, e.g. `[FILE...]`.
+    public var operands: String
+    public var options: [OptionSpec]
+    public var examples: [Example]
+
+    public init(name: String, summary: String, discussion: String, operands: String = "[FILE...]",
+                options: [OptionSpec], examples: [Example] = []) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.operands = operands
+        self.options = options
+        self.examples = examples
+    }
+
+    public func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
+}
+
+/// What an option's value may be: drives validation, help text and completion.
+public enum OptionValue: Equatable, Sendable {
+    /// A flag: no value.
+    case none
+    case integer(ClosedRange<Int>)
+    case number
+    /// One of a fixed set of words.
+    case choice([String])
+    case file
+    case text
+}
+
+public struct OptionSpec: Sendable {
+    public var long: String
+    public var short: Character?
+    public var value: OptionValue
+    /// The value's placeholder in help: `N`, `FILE`, `NAME`.
+    public var valueName: String
+    public var defaultValue: String?
+    public var repeatable: Bool
+    public var help: String
+
+    public init(_ long: String, short: Character? = nil, value: OptionValue = .none, valueName: String? = nil,
+                default defaultValue: String? = nil, repeatable: Bool = false, help: String) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.valueName = valueName ?? OptionSpec.placeholder(for: value)
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+        self.help = help
+    }
+
+    public var takesValue: Bool { value != .none }
+
+    static func placeholder(for value: OptionValue) -> String {
+        switch value {
+        case .none: ""
+        case .integer: "N"
+        case .number: "X"
+        case .choice(let words): words.joined(separator: "|")
+        case .file: "FILE"
+        case .text: "TEXT"
+        }
+    }
+}
+
+public struct Example: Sendable {
+    public var command: String
+    public var explanation: String
+    public init(_ command: String, _ explanation: String) {
+        self.command = command
+        self.explanation = explanation
+    }
+}

@@ -1,0 +1,312 @@
+import JSONBytes
+
+/// Reads one record (one JSON text) as GeoJSON: a Feature, a bare geometry, or a
+/// FeatureCollection (its features, in order). A single pass over the bytes: `coordinates` are
+/// read by their nesting depth before the geometry's `type` is known, so member order is free.
+public enum GeoJSONReader {
+    /// Calls `body` with each Feature of the record, in order.
+    public static func readFeatures(_ bytes: UnsafeBufferPointer<UInt8>,
+                                    _ body: (Feature) throws -> Void) throws {
+        var scanner = JSONScanner(bytes)
+        guard scanner.peek() == UInt8(ascii: "{") else {
+            if scanner.peek() == nil { throw JSONError("empty record", at: 0) }
+            try scanner.skipValue()
+            throw GeoJSONError("expected a GeoJSON object, found a JSON \(scanner.kindName(at: 0))")
+        }
+        let object = try readObject(&scanner, depth: 0, keepMembers: true)
+        try scanner.expectEnd()
+        switch object.type {
+        case .feature:
+            try body(try object.feature())
+        case .featureCollection:
+            guard let features = object.features else { throw GeoJSONError("FeatureCollection without \"features\"") }
+            for feature in features { try body(feature) }
+        default:
+            try body(Feature(geometry: try object.geometry()))
+        }
+    }
+
+    /// Reads a geometry object or `null` at the scanner (a Feature's `geometry` member).
+    static func readGeometry(_ scanner: inout JSONScanner, depth: Int) throws -> Geometry? {
+        if scanner.null() { return nil }
+        guard scanner.peek() == UInt8(ascii: "{") else {
+            let start = scanner.position
+            try scanner.skipValue()
+            throw GeoJSONError("\"geometry\" must be an object or null, not a JSON \(scanner.kindName(at: start))")
+        }
+        let object = try readObject(&scanner, depth: depth, keepMembers: false)
+        return try object.geometry()
+    }
+
+    enum TypeName: Equatable {
+        case feature, featureCollection
+        case point, multiPoint, lineString, multiLineString, polygon, multiPolygon, geometryCollection
+        case unknown(String)
+    }
+
+    /// Everything geo interprets in a GeoJSON object of any type.
+    struct Object {
+        var type: TypeName?
+        var coordinates: Coordinates?
+        var geometries: [Geometry]?
+        var featureGeometry: Geometry??
+        var geometryBytes: Range<Int>?
+        var propertiesBytes: Range<Int>?
+        var features: [Feature]?
+        var members: [Feature.Member] = []
+
+        func feature() throws -> Feature {
+            guard let featureGeometry else { throw GeoJSONError("Feature without a \"geometry\" member") }
+            return Feature(members: members, geometry: featureGeometry, geometryBytes: geometryBytes, propertiesBytes: propertiesBytes)
+        }
+
+        func geometry() throws -> Geometry {
+            guard let type else { throw GeoJSONError("object without a \"type\" member") }
+            if type == .geometryCollection {
+                guard let geometries else { throw GeoJSONError("GeometryCollection without \"geometries\"") }
+                return .geometryCollection(geometries)
+            }
+            guard let coordinates else {
+                if case .unknown(let name) = type { throw GeoJSONError("unknown GeoJSON type \"\(name)\"") }
+                if type == .feature || type == .featureCollection {
+                    throw GeoJSONError("expected a geometry, found a \(type == .feature ? "Feature" : "FeatureCollection")")
+                }
+                throw GeoJSONError("geometry without \"coordinates\"")
+            }
+            switch (type, coordinates) {
+            case (.point, .position(let p)): return .point(p)
+            case (.multiPoint, .paths(let paths)): return .multiPoint(paths)
+            case (.multiPoint, .empty): return .multiPoint([])
+            case (.lineString, .paths(let path)): return .lineString(path)
+            case (.lineString, .empty): return .lineString([])
+            case (.multiLineString, .pathLists(let lists)): return .multiLineString(lists)
+            case (.multiLineString, .empty): return .multiLineString([])
+            case (.polygon, .pathLists(let rings)): return .polygon(rings)
+            case (.polygon, .empty): return .polygon([])
+            case (.multiPolygon, .polygonLists(let polygons)): return .multiPolygon(polygons)
+            case (.multiPolygon, .empty): return .multiPolygon([])
+            case (.unknown(let name), _): throw GeoJSONError("unknown GeoJSON type \"\(name)\"")
+            default: throw GeoJSONError("\"coordinates\" of a \(type.name) must be \(type.expectedCoordinates)")
+            }
+        }
+    }
+
+    /// `coordinates` by nesting depth: a position, a list of positions, of lists, of lists of lists.
+    enum Coordinates {
+        case empty
+        case position(Position)
+        case paths(Path)
+        case pathLists([Path])
+        case polygonLists([[Path]])
+    }
+
+    static func readObject(_ scanner: inout JSONScanner, depth: Int, keepMembers: Bool) throws -> Object {
+        guard depth < 64 else { throw JSONError("GeoJSON nested deeper than 64 levels", at: scanner.position) }
+        var object = Object()
+        guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return object }
+        var seen: UInt8 = 0
+        func once(_ bit: UInt8, _ name: String) throws {
+            if seen & bit != 0 { throw GeoJSONError("duplicate member \"\(name)\"") }
+            seen |= bit
+        }
+        repeat {
+            let keyStart = scanner.position
+            let key = try scanner.key()
+            let keyRange = keyStart..<(key.content.upperBound + 1)
+            _ = scanner.peek()
+            let valueStart = scanner.position
+            var role = Feature.Role.other
+            if scanner.token(key, is: "type") {
+                try once(1, "type")
+                role = .type
+                guard scanner.peek() == UInt8(ascii: "\"") else {
+                    try scanner.skipValue()
+                    throw GeoJSONError("\"type\" must be a string")
+                }
+                object.type = TypeName(scanner, try scanner.string())
+            } else if scanner.token(key, is: "coordinates") {
+                try once(2, "coordinates")
+                object.coordinates = try readCoordinates(&scanner)
+            } else if scanner.token(key, is: "geometry") {
+                try once(4, "geometry")
+                role = .geometry
+                object.featureGeometry = .some(try readGeometry(&scanner, depth: depth + 1))
+                object.geometryBytes = valueStart..<scanner.position
+            } else if scanner.token(key, is: "properties") {
+                try once(8, "properties")
+                role = .properties
+                let kind = scanner.peek()
+                try scanner.skipValue(depth: depth + 1)
+                guard kind == UInt8(ascii: "{") || scanner.isNull(valueStart..<scanner.position) else {
+                    throw GeoJSONError("\"properties\" must be an object or null")
+                }
+                object.propertiesBytes = valueStart..<scanner.position
+            } else if scanner.token(key, is: "features") {
+                try once(16, "features")
+                var features: [Feature] = []
+                if try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) {
+                    repeat {
+                        guard scanner.peek() == UInt8(ascii: "{") else { throw GeoJSONError("a FeatureCollection's features must be Feature objects") }
+                        let element = try readObject(&scanner, depth: depth + 1, keepMembers: true)
+                        guard element.type == .feature else { throw GeoJSONError("a FeatureCollection's features must be Feature objects") }
+                        features.append(try element.feature())
+                    } while try scanner.next(UInt8(ascii: "]"))
+                }
+                object.features = features
+            } else if scanner.token(key, is: "geometries") {
+                try once(32, "geometries")
+                var geometries: [Geometry] = []
+                if try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) {
+                    repeat {
+                        guard let geometry = try readGeometry(&scanner, depth: depth + 1) else {
+                            throw GeoJSONError("a GeometryCollection's geometries must not be null")
+                        }
+                        geometries.append(geometry)
+                    } while try scanner.next(UInt8(ascii: "]"))
+                }
+                object.geometries = geometries
+            } else {
+                try scanner.skipValue(depth: depth + 1)
+            }
+            if keepMembers {
+                object.members.append(Feature.Member(role: role, key: keyRange, value: valueStart..<scanner.position))
+            }
+        } while try scanner.next(UInt8(ascii: "}"))
+        return object
+    }
+
+    /// Reads `coordinates`, finding its depth from the run of `[` before the first number.
+    static func readCoordinates(_ scanner: inout JSONScanner) throws -> Coordinates {
+        var probe = scanner
+        var depth = 0
+        while probe.peek() == UInt8(ascii: "[") { depth += 1; probe.position += 1 }
+        switch depth {
+        case 0:
+            if scanner.null() { throw GeoJSONError("\"coordinates\" is null") }
+            throw GeoJSONError("\"coordinates\" must be an array")
+        case 1:
+            if probe.peek() == UInt8(ascii: "]") { try scanner.skipValue(); return .empty }
+            return .position(try readPosition(&scanner))
+        case 2:
+            if probe.peek() == UInt8(ascii: "]") && depth == 2 {
+                // `[[]]`: a list holding an empty list; only lists of lists may hold one.
+                return .pathLists(try readList(&scanner) { try readPath(&$0) })
+            }
+            return .paths(try readPath(&scanner))
+        case 3:
+            return .pathLists(try readList(&scanner) { try readPath(&$0) })
+        case 4:
+            return .polygonLists(try readList(&scanner) { try readList(&$0) { try readPath(&$0) } })
+        default:
+            throw GeoJSONError("\"coordinates\" nested \(depth) deep; GeoJSON has at most 4")
+        }
+    }
+
+    @inline(__always)
+    static func readList<T>(_ scanner: inout JSONScanner, _ element: (inout JSONScanner) throws -> T) throws -> [T] {
+        var list: [T] = []
+        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return list }
+        repeat { list.append(try element(&scanner)) } while try scanner.next(UInt8(ascii: "]"))
+        return list
+    }
+
+    @inline(__always)
+    static func readPath(_ scanner: inout JSONScanner) throws -> Path {
+        var path: Path = []
+        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return path }
+        path.reserveCapacity(16)
+        repeat { path.append(try readPosition(&scanner)) } while try scanner.next(UInt8(ascii: "]"))
+        return path
+    }
+
+    /// `[lon, lat, ...]`: a finite longitude, a latitude in [-90, 90], any further numbers ignored.
+    @inline(__always)
+    static func readPosition(_ scanner: inout JSONScanner) throws -> Position {
+        let start = scanner.position
+        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else {
+            throw GeoJSONError("empty position [] (a position needs a longitude and a latitude)")
+        }
+        guard scanner.peek() != UInt8(ascii: "[") else { throw GeoJSONError("positions are nested unevenly in \"coordinates\"") }
+        let longitude = try scanner.number()
+        guard try scanner.next(UInt8(ascii: "]")) else {
+            throw GeoJSONError("position with one number (a position needs a longitude and a latitude)")
+        }
+        let latitude = try scanner.number()
+        while try scanner.next(UInt8(ascii: "]")) { _ = try scanner.number() }
+        guard longitude.isFinite, latitude.isFinite else {
+            throw GeoJSONError("position \(scanner.excerpt(start..<scanner.position)) is not finite")
+        }
+        guard latitude >= -90 && latitude <= 90 else {
+            throw GeoJSONError("latitude \(scanner.excerpt(start..<scanner.position)) is outside [-90, 90] (positions are [longitude, latitude])")
+        }
+        return Position(longitude: longitude, latitude: latitude)
+    }
+}
+
+extension GeoJSONReader.TypeName {
+    init(_ scanner: JSONScanner, _ token: JSONStringToken) {
+        switch scanner.text(token) {
+        case "Feature": self = .feature
+        case "FeatureCollection": self = .featureCollection
+        case "Point": self = .point
+        case "MultiPoint": self = .multiPoint
+        case "LineString": self = .lineString
+        case "MultiLineString": self = .multiLineString
+        case "Polygon": self = .polygon
+        case "MultiPolygon": self = .multiPolygon
+        case "GeometryCollection": self = .geometryCollection
+        case let other: self = .unknown(other)
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .feature: "Feature"
+        case .featureCollection: "FeatureCollection"
+        case .point: "Point"
+        case .multiPoint: "MultiPoint"
+        case .lineString: "LineString"
+        case .multiLineString: "MultiLineString"
+        case .polygon: "Polygon"
+        case .multiPolygon: "MultiPolygon"
+        case .geometryCollection: "GeometryCollection"
+        case .unknown(let name): name
+        }
+    }
+
+    var expectedCoordinates: String {
+        switch self {
+        case .point: "a position [lon, lat]"
+        case .multiPoint, .lineString: "an array of positions"
+        case .multiLineString, .polygon: "an array of arrays of positions"
+        case .multiPolygon: "an array of polygons (arrays of arrays of positions)"
+        default: "absent"
+        }
+    }
+}
+
+extension JSONScanner {
+    /// "object", "array", "string", ... for the value starting at `offset`.
+    func kindName(at offset: Int) -> String {
+        var probe = JSONScanner(bytes, position: offset)
+        switch probe.peek() {
+        case UInt8(ascii: "{"): return "object"
+        case UInt8(ascii: "["): return "array"
+        case UInt8(ascii: "\""): return "string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "number"
+        }
+    }
+
+    func isNull(_ range: Range<Int>) -> Bool {
+        range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n")
+    }
+
+    /// The raw text of a small range for error messages, shortened if long.
+    func excerpt(_ range: Range<Int>) -> String {
+        let clipped = range.lowerBound..<min(range.upperBound, range.lowerBound + 80)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[clipped]), as: UTF8.self)
+        return clipped == range ? text : text + "..."
+    }
+}

@@ -1,0 +1,184 @@
+import JSONBytes
+
+/// A small JSON value for what commands add to `properties` (a polyline, a length, a list of holes).
+public indirect enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Pre-rendered JSON text, written as is.
+    case raw(String)
+}
+
+/// Writes GeoJSON into a ByteBuffer. Coordinates are printed shortest-exact or rounded to
+/// `decimals`; everything geo did not change is copied byte for byte from the input record.
+public struct GeoJSONWriter {
+    public var decimals: Int?
+
+    public init(decimals: Int? = nil) { self.decimals = decimals }
+
+    /// What a Feature's geometry becomes in the output.
+    public enum GeometryOutput {
+        /// The input geometry bytes, untouched (or the parsed one re-written for a bare geometry).
+        case unchanged
+        case replaced(Geometry?)
+    }
+
+    /// Writes `feature` (from `source`) as one Feature object: members in input order, the
+    /// geometry as `geometry` says, and `added` set in `properties` (replacing same-named ones).
+    public func write(_ feature: Feature, from source: UnsafeBufferPointer<UInt8>,
+                      geometry: GeometryOutput = .unchanged,
+                      adding added: [(String, JSONValue)] = [], to out: ByteBuffer) {
+        if feature.members.isEmpty {
+            out.append("{\"type\":\"Feature\",\"properties\":")
+            writeProperties(nil, from: source, adding: added, to: out)
+            out.append(",\"geometry\":")
+            switch geometry {
+            case .unchanged: write(feature.geometry, to: out)
+            case .replaced(let replacement): write(replacement, to: out)
+            }
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        var wroteProperties = false
+        for member in feature.members {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(source, member.key)
+            out.append(UInt8(ascii: ":"))
+            switch (member.role, geometry) {
+            case (.geometry, .replaced(let replacement)):
+                write(replacement, to: out)
+            case (.properties, _):
+                writeProperties(feature.propertiesBytes, from: source, adding: added, to: out)
+                wroteProperties = true
+            default:
+                out.append(source, member.value)
+            }
+        }
+        if !wroteProperties && !added.isEmpty {
+            out.append(",\"properties\":")
+            writeProperties(nil, from: source, adding: added, to: out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `properties`: the input's members (raw, minus any that `added` replaces), then `added`.
+    func writeProperties(_ existing: Range<Int>?, from source: UnsafeBufferPointer<UInt8>,
+                         adding added: [(String, JSONValue)], to out: ByteBuffer) {
+        if added.isEmpty, let existing {
+            out.append(source, existing)
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        if let existing, source[existing.lowerBound] == UInt8(ascii: "{") {
+            // Already validated by the reader: this walk cannot fail.
+            var scanner = JSONScanner(source, position: existing.lowerBound)
+            if (try? scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}"))) == true {
+                repeat {
+                    let keyStart = scanner.position
+                    guard let key = try? scanner.key(), let value = try? scanner.skipValue() else { break }
+                    let name = scanner.text(key)
+                    if added.contains(where: { $0.0 == name }) { continue }
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    out.append(source, keyStart..<(key.content.upperBound + 1))
+                    out.append(UInt8(ascii: ":"))
+                    out.append(source, value)
+                } while (try? scanner.next(UInt8(ascii: "}"))) == true
+            }
+        }
+        for (name, value) in added {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.appendJSONString(name)
+            out.append(UInt8(ascii: ":"))
+            write(value, to: out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    public func write(_ value: JSONValue, to out: ByteBuffer) {
+        switch value {
+        case .null: out.append("null")
+        case .bool(let flag): out.append(flag ? "true" : "false")
+        case .number(let number):
+            if number.isFinite { out.appendNumber(number) } else { out.append("null") }
+        case .string(let text): out.appendJSONString(text)
+        case .raw(let text): out.append(text)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, to: out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    // MARK: Geometry
+
+    public func write(_ geometry: Geometry?, to out: ByteBuffer) {
+        guard let geometry else { out.append("null"); return }
+        out.append("{\"type\":\"")
+        out.append(geometry.typeName)
+        if case .geometryCollection(let members) = geometry {
+            out.append("\",\"geometries\":[")
+            for (index, member) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(member, to: out)
+            }
+            out.append("]}")
+            return
+        }
+        out.append("\",\"coordinates\":")
+        switch geometry {
+        case .point(let position): write(position, to: out)
+        case .multiPoint(let path), .lineString(let path): write(path, to: out)
+        case .multiLineString(let paths), .polygon(let paths): write(paths, to: out)
+        case .multiPolygon(let polygons):
+            out.append(UInt8(ascii: "["))
+            for (index, polygon) in polygons.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(polygon, to: out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .geometryCollection: break
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    func write(_ paths: [Path], to out: ByteBuffer) {
+        out.append(UInt8(ascii: "["))
+        for (index, path) in paths.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            write(path, to: out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    @inline(__always)
+    public func write(_ path: Path, to out: ByteBuffer) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for position in path {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            write(position, to: out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    @inline(__always)
+    public func write(_ position: Position, to out: ByteBuffer) {
+        out.append(UInt8(ascii: "["))
+        out.appendNumber(position.longitude, decimals: decimals)
+        out.append(UInt8(ascii: ","))
+        out.appendNumber(position.latitude, decimals: decimals)
+        out.append(UInt8(ascii: "]"))
+    }
+}

@@ -1,0 +1,83 @@
+/// A growable byte buffer that output is built in: one allocation, amortised growth, no
+/// bounds-checked `Array` appends in the hot path. Records are written here and handed to the
+/// writer in one piece.
+public final class ByteBuffer {
+    public private(set) var base: UnsafeMutablePointer<UInt8>
+    public private(set) var capacity: Int
+    public var count: Int = 0
+
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// The bytes written so far; valid until the next write.
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Makes room for `n` more bytes and returns where they go; the caller then adds to `count`.
+    @inline(__always)
+    public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity { grow(to: count + n) }
+        return base + count
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    public func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
+
+    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    public func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        append(UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+
+    public func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    public func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    public func append(contentsOf other: ByteBuffer) {
+        append(other.bytes)
+    }
+
+    /// Drops everything after `mark`: used to take back a half-written record.
+    public func truncate(to mark: Int) {
+        precondition(mark >= 0 && mark <= count)
+        count = mark
+    }
+
+    public func removeAll() { count = 0 }
+
+    /// Drops the first `n` bytes.
+    public func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count)
+        UnsafeMutableRawPointer(base).copyMemory(from: base + n, byteCount: count - n)  // memmove: the ranges overlap
+        count -= n
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+}

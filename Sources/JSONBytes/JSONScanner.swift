@@ -1,0 +1,364 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is wrong with a JSON text, and where (a 0-based byte offset into the record).
+public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public init(_ message: String, at offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+}
+
+/// A string token: where its content lies (quotes excluded) and whether it has escapes to decode.
+public struct JSONStringToken: Sendable {
+    public var content: Range<Int>
+    public var hasEscapes: Bool
+}
+
+/// Nesting deeper than this is rejected, not recursed into: 10,000-deep input must not crash.
+public let maximumJSONDepth = 512
+
+/// A byte-level scanner over one JSON text (RFC 8259), strict about the grammar and about UTF-8.
+/// It never builds a tree: callers walk the members they need and keep the byte ranges of the rest,
+/// so unknown members pass through untouched.
+public struct JSONScanner {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public var position: Int
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    @inline(__always) var end: Int { bytes.count }
+
+    @inline(__always)
+    public mutating func skipWhitespace() {
+        while position < end {
+            let byte = bytes[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    /// The next significant byte, or nil at the end.
+    @inline(__always)
+    public mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return position < end ? bytes[position] : nil
+    }
+
+    public func error(_ message: String, at offset: Int? = nil) -> JSONError {
+        JSONError(message, at: offset ?? position)
+    }
+
+    func describeNext() -> String {
+        guard position < end else { return "end of line" }
+        let byte = bytes[position]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    @inline(__always)
+    public mutating func expect(_ byte: UInt8) throws(JSONError) {
+        skipWhitespace()
+        guard position < end, bytes[position] == byte else {
+            throw error("expected '\(Character(Unicode.Scalar(byte)))', found \(describeNext())")
+        }
+        position += 1
+    }
+
+    /// Enters an object or array; returns false when it is empty (and already closed).
+    @inline(__always)
+    public mutating func enter(_ open: UInt8, _ close: UInt8) throws(JSONError) -> Bool {
+        try expect(open)
+        skipWhitespace()
+        if position < end && bytes[position] == close { position += 1; return false }
+        return true
+    }
+
+    /// After an element: true when a comma says another follows, false when `close` ends it.
+    @inline(__always)
+    public mutating func next(_ close: UInt8) throws(JSONError) -> Bool {
+        skipWhitespace()
+        if position < end {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ",") { position += 1; return true }
+            if byte == close { position += 1; return false }
+        }
+        throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeNext())")
+    }
+
+    /// Reads a member's key and the colon after it.
+    @inline(__always)
+    public mutating func key() throws(JSONError) -> JSONStringToken {
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: "\"") else {
+            throw error("expected a member name in quotes, found \(describeNext())")
+        }
+        let token = try string()
+        try expect(UInt8(ascii: ":"))
+        return token
+    }
+
+    /// Checks that nothing but white space follows the value.
+    public mutating func expectEnd() throws(JSONError) {
+        skipWhitespace()
+        if position < end { throw error("unexpected \(describeNext()) after the JSON value") }
+    }
+
+    // MARK: Strings
+
+    /// Scans a string, validating escapes and UTF-8.
+    public mutating func string() throws(JSONError) -> JSONStringToken {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        var hasEscapes = false
+        while true {
+            // Fast run over plain ASCII.
+            while position < end && byteClass[Int(bytes[position])] == 0 { position += 1 }
+            guard position < end else { throw error("unterminated string", at: start - 1) }
+            let byte = bytes[position]
+            switch byteClass[Int(byte)] {
+            case 1:  // closing quote
+                position += 1
+                return JSONStringToken(content: start..<(position - 1), hasEscapes: hasEscapes)
+            case 2:  // backslash
+                hasEscapes = true
+                try escape()
+            case 3:
+                throw error("control character 0x\(String(byte, radix: 16, uppercase: true)) in a string (escape it)")
+            default:
+                try multibyte()
+            }
+        }
+    }
+
+    private mutating func escape() throws(JSONError) {
+        let at = position
+        position += 1
+        guard position < end else { throw error("unterminated escape", at: at) }
+        switch bytes[position] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 1
+        case UInt8(ascii: "u"):
+            guard position + 4 < end, (1...4).allSatisfy({ hexValue(bytes[position + $0]) != nil }) else {
+                throw error("\\u needs four hex digits", at: at)
+            }
+            position += 5
+        default:
+            throw error("invalid escape \\\(describeNext())", at: at)
+        }
+    }
+
+    /// Validates one UTF-8 sequence of 2 to 4 bytes (no overlongs, no surrogates, ≤ U+10FFFF).
+    private mutating func multibyte() throws(JSONError) {
+        let length = validUTF8SequenceLength(bytes, at: position)
+        guard length > 0 else {
+            throw error("invalid UTF-8 (byte 0x\(String(bytes[position], radix: 16, uppercase: true)))")
+        }
+        position += length
+    }
+
+    /// The string's decoded text.
+    public func text(_ token: JSONStringToken) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[token.content])
+        guard token.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(raw.count)
+        var i = 0
+        var pendingHighSurrogate: UInt32?
+        func scalar(_ value: UInt32) {
+            let s = Unicode.Scalar(value) ?? "\u{FFFD}"
+            utf8.append(contentsOf: Array(String(Character(s)).utf8))
+        }
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                if let high = pendingHighSurrogate { scalar(high); pendingHighSurrogate = nil }
+                utf8.append(byte); i += 1; continue
+            }
+            let kind = raw[i + 1]
+            i += 2
+            if kind == UInt8(ascii: "u") {
+                var value: UInt32 = 0
+                for k in 0..<4 { value = value << 4 | UInt32(hexValue(raw[i + k])!) }
+                i += 4
+                if let high = pendingHighSurrogate {
+                    pendingHighSurrogate = nil
+                    if (0xDC00...0xDFFF).contains(value) {
+                        scalar(0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00)); continue
+                    }
+                    scalar(0xFFFD)
+                }
+                if (0xD800...0xDBFF).contains(value) { pendingHighSurrogate = value } else { scalar(value) }
+                continue
+            }
+            if let high = pendingHighSurrogate { scalar(high); pendingHighSurrogate = nil }
+            switch kind {
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            default: utf8.append(kind)  // " \ /
+            }
+        }
+        if let high = pendingHighSurrogate { scalar(high) }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Whether the string token is exactly `expected` (compared without building a String).
+    @inline(__always)
+    public func token(_ token: JSONStringToken, is expected: StaticString) -> Bool {
+        if token.hasEscapes { return text(token) == expected.description }
+        guard token.content.count == expected.utf8CodeUnitCount else { return false }
+        return memcmp(bytes.baseAddress! + token.content.lowerBound, expected.utf8Start, token.content.count) == 0
+    }
+
+    // MARK: Numbers
+
+    /// Reads a JSON number exactly: correctly rounded to the nearest double.
+    /// Fast path (Clinger): at most 19 digits whose integer fits 53 bits and a power of ten
+    /// within 10^±22 is one exact multiplication or division. Anything else goes to strtod.
+    @inline(__always)
+    public mutating func number() throws(JSONError) -> Double {
+        skipWhitespace()
+        let start = position
+        var negative = false
+        if position < end && bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        guard position < end, isDigit(bytes[position]) else {
+            throw error(position < end ? "expected a number, found \(describeNext())" : "expected a number, found end of line")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < end && isDigit(bytes[position]) { throw error("leading zero in a number", at: start) }
+        } else {
+            while position < end, isDigit(bytes[position]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- 48) } else { exponent += 1 }
+                digits += 1
+                position += 1
+            }
+        }
+        if position < end && bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < end, isDigit(bytes[position]) else { throw error("expected a digit after '.'") }
+            while position < end, isDigit(bytes[position]) {
+                if digits < 19 {
+                    if mantissa != 0 || bytes[position] != UInt8(ascii: "0") { digits += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- 48)
+                    exponent -= 1
+                } else { digits += 1 }
+                position += 1
+            }
+        }
+        if position < end && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            var exponentSign = 1
+            if position < end && (bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+")) {
+                if bytes[position] == UInt8(ascii: "-") { exponentSign = -1 }
+                position += 1
+            }
+            guard position < end, isDigit(bytes[position]) else { throw error("expected a digit in the exponent") }
+            var power = 0
+            while position < end, isDigit(bytes[position]) {
+                if power < 100_000 { power = power * 10 + Int(bytes[position] - 48) }
+                position += 1
+            }
+            exponent += exponentSign * power
+        }
+        if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+            return negative ? -value : value
+        }
+        return slowNumber(start..<position)
+    }
+
+    private func slowNumber(_ range: Range<Int>) -> Double {
+        var text = [CChar](repeating: 0, count: range.count + 1)
+        for (i, byte) in bytes[range].enumerated() { text[i] = CChar(bitPattern: byte) }
+        return strtod(text, nil)
+    }
+
+    // MARK: Skipping and validating
+
+    /// Validates the value at the current position and returns the bytes it spans.
+    @discardableResult
+    public mutating func skipValue(depth: Int = 0) throws(JSONError) -> Range<Int> {
+        guard let byte = peek() else { throw error("expected a value, found end of line") }
+        let start = position
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < maximumJSONDepth else { throw error("nesting deeper than \(maximumJSONDepth) levels") }
+            if try enter(UInt8(ascii: "{"), UInt8(ascii: "}")) {
+                repeat {
+                    _ = try key()
+                    try skipValue(depth: depth + 1)
+                } while try next(UInt8(ascii: "}"))
+            }
+        case UInt8(ascii: "["):
+            guard depth < maximumJSONDepth else { throw error("nesting deeper than \(maximumJSONDepth) levels") }
+            if try enter(UInt8(ascii: "["), UInt8(ascii: "]")) {
+                repeat { try skipValue(depth: depth + 1) } while try next(UInt8(ascii: "]"))
+            }
+        case UInt8(ascii: "\""):
+            _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default:
+            _ = try number()
+        }
+        return start..<position
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONError) {
+        let length = word.utf8CodeUnitCount
+        guard position + length <= end,
+              memcmp(bytes.baseAddress! + position, word.utf8Start, length) == 0 else {
+            throw error("expected a value, found \(describeNext())")
+        }
+        position += length
+    }
+
+    /// Consumes `null` if it is next.
+    public mutating func null() -> Bool {
+        guard peek() == UInt8(ascii: "n"), position + 4 <= end,
+              memcmp(bytes.baseAddress! + position, "null", 4) == 0 else { return false }
+        position += 4
+        return true
+    }
+}
+
+@inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+
+func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - 48
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - 87
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - 55
+    default: return nil
+    }
+}
+
+/// 0: plain ASCII in a string; 1: quote; 2: backslash; 3: control character; 4: UTF-8 lead or stray.
+private let byteClass: [UInt8] = (0..<256).map { byte in
+    switch byte {
+    case 0x22: return 1
+    case 0x5C: return 2
+    case 0..<0x20: return 3
+    case 0x80...: return 4
+    default: return 0
+    }
+}

@@ -1,0 +1,186 @@
+/// Google's Encoded Polyline Algorithm Format, as the Maps SDK's GMSPath uses it, with 64-bit
+/// integers so that precision 6..10 and long paths cannot overflow silently.
+///
+/// Encoding: each coordinate is scaled by 10^precision and rounded half away from zero on its
+/// absolute value; deltas between consecutive *rounded* values (latitude before longitude, the first
+/// point against 0,0) are zig-zag encoded into 5-bit chunks, low chunk first, 0x20 on every chunk
+/// but the last, plus 63. Decoding returns the exact integers; a coordinate is `integer / 10^p`
+/// (division: it gives the double nearest the decimal, multiplication by 10^-p often does not).
+public enum Polyline {
+    public static let precisions = 0...10
+
+    /// 10^p as an exact double (p ≤ 22).
+    @inline(__always)
+    public static func scale(_ precision: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<precision { value *= 10 }
+        return value
+    }
+}
+
+/// A malformed polyline or an unencodable coordinate, with the byte offset it was found at.
+public struct PolylineError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case invalidByte(UInt8)
+        case truncated
+        case missingLongitude
+        case overflow
+        case coordinateTooLarge(Double)
+        case notFinite(Double)
+    }
+    public var kind: Kind
+    /// Byte offset in the polyline (decoding), or index of the coordinate (encoding).
+    public var offset: Int
+
+    public var description: String {
+        switch kind {
+        case .invalidByte(let byte):
+            let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))' " : ""
+            return "invalid polyline: byte \(offset) (\(shown)0x\(String(byte, radix: 16, uppercase: true))) is outside '?'..'~'"
+        case .truncated:
+            return "invalid polyline: the value starting at byte \(offset) runs off the end (truncated)"
+        case .missingLongitude:
+            return "invalid polyline: a latitude with no longitude at byte \(offset)"
+        case .overflow:
+            return "invalid polyline: the value at byte \(offset) overflows 64 bits"
+        case .coordinateTooLarge(let value):
+            return "coordinate \(value) of point \(offset) is too large to encode at this precision"
+        case .notFinite(let value):
+            return "coordinate \(value) of point \(offset) is not a finite number"
+        }
+    }
+}
+
+// MARK: - Decoding
+
+extension Polyline {
+    /// Decodes `text` into scaled integers: calls `body(latitude, longitude)` for each point.
+    /// Throws on a byte outside 63...126, a value running off the end, a latitude without a
+    /// longitude, or a value or running sum that overflows 64 bits.
+    @inline(__always)
+    public static func decode(_ text: UnsafeBufferPointer<UInt8>,
+                              _ body: (Int64, Int64) -> Void) throws(PolylineError) {
+        var index = 0
+        var latitude: Int64 = 0
+        var longitude: Int64 = 0
+        while index < text.count {
+            let latitudeStart = index
+            let deltaLatitude = try value(text, &index)
+            if index == text.count { throw PolylineError(kind: .missingLongitude, offset: latitudeStart) }
+            let longitudeStart = index
+            let deltaLongitude = try value(text, &index)
+            let (newLatitude, overflowLatitude) = latitude.addingReportingOverflow(deltaLatitude)
+            if overflowLatitude { throw PolylineError(kind: .overflow, offset: latitudeStart) }
+            let (newLongitude, overflowLongitude) = longitude.addingReportingOverflow(deltaLongitude)
+            if overflowLongitude { throw PolylineError(kind: .overflow, offset: longitudeStart) }
+            latitude = newLatitude
+            longitude = newLongitude
+            body(latitude, longitude)
+        }
+    }
+
+    /// One zig-zag value: chunks of 5 bits, low first, 0x20 set on all but the last.
+    @inline(__always)
+    static func value(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(PolylineError) -> Int64 {
+        let start = index
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard index < text.count else { throw PolylineError(kind: .truncated, offset: start) }
+            let byte = text[index]
+            let chunk = byte &- 63
+            guard chunk < 64 else { throw PolylineError(kind: .invalidByte(byte), offset: index) }
+            index += 1
+            let bits = UInt64(chunk & 0x1F)
+            // The 13th chunk may only add the last 4 bits of a 64-bit value.
+            guard shift < 64, shift < 60 || bits >> (64 - shift) == 0 else {
+                throw PolylineError(kind: .overflow, offset: start)
+            }
+            result |= bits << shift
+            shift += 5
+            if chunk < 0x20 { break }
+        }
+        let magnitude = Int64(bitPattern: result >> 1)
+        return result & 1 != 0 ? ~magnitude : magnitude
+    }
+
+    /// Convenience for tests and small jobs: `(latitude, longitude)` pairs as doubles.
+    public static func decode(_ text: String, precision: Int = 5) throws(PolylineError) -> [(Double, Double)] {
+        var points: [(Double, Double)] = []
+        let factor = scale(precision)
+        var text = text
+        var failure: PolylineError?
+        text.withUTF8 { utf8 in
+            do throws(PolylineError) {
+                try decode(utf8) { points.append((Double($0) / factor, Double($1) / factor)) }
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return points
+    }
+}
+
+// MARK: - Encoding
+
+/// Encodes one path incrementally: `append` each point, then take the text.
+public struct PolylineEncoder {
+    public let precision: Int
+    let factor: Double
+    var previousLatitude: Int64 = 0
+    var previousLongitude: Int64 = 0
+    var pointIndex = 0
+
+    public init(precision: Int) {
+        precondition(Polyline.precisions.contains(precision))
+        self.precision = precision
+        factor = Polyline.scale(precision)
+    }
+
+    /// round(|v|·10^p) half away from zero, with the sign put back; nil past 64 bits.
+    @inline(__always)
+    func rounded(_ value: Double) throws(PolylineError) -> Int64 {
+        guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
+        let scaled = (value * factor).rounded(.toNearestOrAwayFromZero)
+        guard scaled.magnitude < 9.2e18 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
+        return Int64(scaled)
+    }
+
+    /// Appends the encoding of one point to `output` through `write`.
+    @inline(__always)
+    public mutating func append(latitude: Double, longitude: Double,
+                                to write: (UInt8) -> Void) throws(PolylineError) {
+        let lat = try rounded(latitude)
+        let lng = try rounded(longitude)
+        let (deltaLatitude, overflowLatitude) = lat.subtractingReportingOverflow(previousLatitude)
+        let (deltaLongitude, overflowLongitude) = lng.subtractingReportingOverflow(previousLongitude)
+        guard !overflowLatitude else { throw PolylineError(kind: .coordinateTooLarge(latitude), offset: pointIndex) }
+        guard !overflowLongitude else { throw PolylineError(kind: .coordinateTooLarge(longitude), offset: pointIndex) }
+        PolylineEncoder.emit(deltaLatitude, write)
+        PolylineEncoder.emit(deltaLongitude, write)
+        previousLatitude = lat
+        previousLongitude = lng
+        pointIndex += 1
+    }
+
+    @inline(__always)
+    static func emit(_ delta: Int64, _ write: (UInt8) -> Void) {
+        var zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
+        while zigzag >= 0x20 {
+            write(UInt8(0x20 | (zigzag & 0x1F)) + 63)
+            zigzag >>= 5
+        }
+        write(UInt8(zigzag) + 63)
+    }
+}
+
+extension Polyline {
+    /// Convenience for tests and small jobs: `(latitude, longitude)` pairs to text.
+    public static func encode(_ points: [(Double, Double)], precision: Int = 5) throws(PolylineError) -> String {
+        var encoder = PolylineEncoder(precision: precision)
+        var bytes: [UInt8] = []
+        for (latitude, longitude) in points {
+            try encoder.append(latitude: latitude, longitude: longitude) { bytes.append($0) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

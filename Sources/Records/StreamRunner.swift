@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import JSONBytes
+
+/// Runs a streaming command: reads every input in chunks, hands the chunks to `--jobs` workers,
+/// and writes their results strictly in input order, with bounded memory (at most a few chunks in
+/// flight), checked writes, error reports, rejects and progress.
+public struct StreamRunner {
+    let command: String
+    let options: StreamOptions
+    let processor: ChunkProcessor
+
+    public init(command: String, options: StreamOptions, handler: any RecordHandler) {
+        self.command = command
+        self.options = options
+        processor = ChunkProcessor(handler: handler, framing: options.framing,
+                                   decimals: options.decimals, strict: options.strict)
+    }
+
+    /// Runs to the end and returns the exit status (SPEC §3).
+    public func run() -> Int32 {
+        // Every input must open before anything is read or written: a typo costs nothing.
+        for path in options.inputs where path != "-" {
+            do { close(try ChunkReader.open(path)) } catch {
+                printError("geo \(command): \(error.message)\n")
+                return error.status
+            }
+        }
+        let sink: OutputSink
+        do { sink = try OutputSink(command: command, options: options) } catch {
+            printError("geo \(command): \(error.message)\n")
+            return error.status
+        }
+        let reader = ChunkReader(paths: options.inputs)
+        if options.jobs <= 1 {
+            while true {
+                let chunk: Chunk?
+                do { chunk = try reader.next() } catch { return sink.fail(error) }
+                guard let chunk else { break }
+                if let status = sink.consume(processor.process(chunk), bytesRead: reader.bytesRead) { return status }
+            }
+        } else {
+            let pipeline = OrderedPipeline(reader: reader, processor: processor, workers: options.jobs)
+            while let item = pipeline.nextResult() {
+                switch item {
+                case .result(let result, let bytesRead):
+                    if let status = sink.consume(result, bytesRead: bytesRead) { return status }
+                case .failure(let error):
+                    return sink.fail(error)
+                }
+            }
+        }
+        return sink.finish()
+    }
+}
+
+/// Chunks flow reader → workers → this thread, in sequence; the reader waits while `limit` chunks
+/// are in flight, which keeps memory flat whatever the input size.
+final class OrderedPipeline: @unchecked Sendable {
+    enum Item {
+        case result(ChunkResult, bytesRead: Int)
+        case failure(InputFailure)
+    }
+
+    private let condition = NSCondition()
+    private var queue: [(Int, Chunk, Int)] = []
+    private var queueHead = 0
+    private var finished: [Int: Item] = [:]
+    private var produced = 0
+    private var readerDone = false
+    private var nextToWrite = 0
+    private var inFlight = 0
+    private let limit: Int
+    private let reader: ChunkReader
+    private let processor: ChunkProcessor
+
+    init(reader: ChunkReader, processor: ChunkProcessor, workers: Int) {
+        self.reader = reader
+        self.processor = processor
+        limit = workers * 2 + 2
+        let readerThread = Thread { [self] in readLoop() }
+        readerThread.stackSize = 1 << 20
+        readerThread.start()
+        for _ in 0..<workers {
+            let worker = Thread { [self] in workLoop() }
+            worker.stackSize = 8 << 20  // deep but bounded JSON recursion
+            worker.start()
+        }
+    }
+
+    private func readLoop() {
+        while true {
+            condition.lock()
+            while inFlight >= limit { condition.wait() }
+            inFlight += 1
+            condition.unlock()
+            let item: Result<Chunk?, InputFailure>
+            do { item = .success(try reader.next()) } catch { item = .failure(error) }
+            condition.lock()
+            switch item {
+            case .success(let chunk?):
+                queue.append((produced, chunk, reader.bytesRead))
+            case .success(nil):
+                inFlight -= 1
+                readerDone = true
+            case .failure(let error):
+                finished[produced] = .failure(error)
+                readerDone = true
+            }
+            produced += 1
+            let done = readerDone
+            condition.broadcast()
+            condition.unlock()
+            if done { return }
+        }
+    }
+
+    private func workLoop() {
+        while true {
+            condition.lock()
+            while queueHead == queue.count && !readerDone { condition.wait() }
+            guard queueHead < queue.count else { condition.unlock(); return }
+            let (sequence, chunk, bytesRead) = queue[queueHead]
+            queueHead += 1
+            if queueHead > 64 && queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            condition.unlock()
+            let result = processor.process(chunk)
+            condition.lock()
+            finished[sequence] = .result(result, bytesRead: bytesRead)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The next result in input order, or nil at the end.
+    func nextResult() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let item = finished.removeValue(forKey: nextToWrite) {
+                nextToWrite += 1
+                inFlight -= 1
+                condition.broadcast()
+                return item
+            }
+            // The reader's last sequence number is its end marker (or its failure, returned above).
+            if readerDone && nextToWrite >= produced - 1 { return nil }
+            condition.wait()
+        }
+    }
+}

@@ -1,0 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoDispatcher
+
+exit(Dispatcher.main(Array(CommandLine.arguments.dropFirst())))

@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "GeoDispatcher", "geo",
+            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "GeoDispatcher",
         ]),
     ]
 )

@@ -107,12 +107,16 @@ public enum ArgumentParser {
         }
     }
 
-    /// "; did you mean '--precision'?" for the closest candidate, if one is close enough.
+    /// "; did you mean '--precision'?" for the candidate the word most likely meant: one it
+    /// begins (`--prec`), else the nearest by edit distance if that is near enough.
     public static func suggestion(for word: String, among candidates: [String], prefix: String) -> String {
+        guard word.count > 1 else { return "" }
+        if word.count >= 3, let extended = candidates.first(where: { $0.hasPrefix(word) }) {
+            return "; did you mean '\(prefix)\(extended)'?"
+        }
         let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }) else { return "" }
-        let allowed = max(1, min(3, word.count / 3))
-        guard best.distance <= allowed || best.candidate.hasPrefix(word) && word.count >= 3 else { return "" }
+        guard let best = scored.min(by: { $0.distance < $1.distance }),
+              best.distance <= max(1, min(3, word.count / 3)) else { return "" }
         return "; did you mean '\(prefix)\(best.candidate)'?"
     }
 

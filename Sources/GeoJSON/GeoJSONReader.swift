@@ -110,6 +110,7 @@ public enum GeoJSONReader {
             seen |= bit
         }
         repeat {
+            scanner.skipWhitespace()
             let keyStart = scanner.position
             let key = try scanner.key()
             let keyRange = keyStart..<(key.content.upperBound + 1)

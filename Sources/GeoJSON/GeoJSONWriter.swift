@@ -80,6 +80,7 @@ public struct GeoJSONWriter {
             var scanner = JSONScanner(source, position: existing.lowerBound)
             if (try? scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}"))) == true {
                 repeat {
+                    scanner.skipWhitespace()
                     let keyStart = scanner.position
                     guard let key = try? scanner.key(), let value = try? scanner.skipValue() else { break }
                     let name = scanner.text(key)

@@ -141,7 +141,7 @@ public struct PolylineEncoder {
     func rounded(_ value: Double) throws(PolylineError) -> Int64 {
         guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
         let scaled = (value * factor).rounded(.toNearestOrAwayFromZero)
-        guard scaled.magnitude < 9.2e18 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
+        guard scaled.magnitude < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
         return Int64(scaled)
     }
 

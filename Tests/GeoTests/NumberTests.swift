@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+@testable import JSONBytes
+
+/// Exact number parsing and shortest plain-decimal printing.
+final class NumberTests: XCTestCase {
+    func parse(_ text: String) throws -> Double {
+        var text = text
+        return try text.withUTF8 { bytes in
+            var scanner = JSONScanner(bytes)
+            let value = try scanner.number()
+            try scanner.expectEnd()
+            return value
+        }
+    }
+
+    func format(_ value: Double, decimals: Int? = nil) -> String {
+        let buffer = ByteBuffer()
+        buffer.appendNumber(value, decimals: decimals)
+        return buffer.string
+    }
+
+    func testParsesLikeStrtod() throws {
+        let cases = ["0", "-0", "1", "-126.453", "38.5", "0.1", "1e22", "1e23", "9007199254740993",
+                     "123456789012345678901234567890", "1.7976931348623157e308", "4.9e-324", "2.2250738585072011e-308",
+                     "0.30000000000000004", "1E+2", "1e-7", "179.99999999999997", "-89.123456789012345678"]
+        for text in cases {
+            XCTAssertEqual(try parse(text).bitPattern, strtod(text, nil).bitPattern, text)
+        }
+    }
+
+    func testRandomDecimalsParseExactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...19, using: &generator)
+            var text = Bool.random(using: &generator) ? "-" : ""
+            text += String(Int.random(in: 0...999, using: &generator))
+            text += "." + String((0..<digits).map { _ in "0123456789".randomElement(using: &generator)! })
+            if Int.random(in: 0..<4, using: &generator) == 0 { text += "e" + String(Int.random(in: -30...30, using: &generator)) }
+            XCTAssertEqual(try parse(text).bitPattern, strtod(text, nil).bitPattern, text)
+        }
+    }
+
+    func testHugeAndTinyNumbers() throws {
+        XCTAssertEqual(try parse("1e999"), .infinity)
+        XCTAssertEqual(try parse("-1e999"), -.infinity)
+        XCTAssertEqual(try parse("1e-400"), 0)
+        XCTAssertEqual(try parse(String(repeating: "9", count: 400)), strtod(String(repeating: "9", count: 400), nil))
+    }
+
+    func testRejectsNonJSONNumbers() {
+        for text in ["NaN", "Infinity", "-", "01", "1.", ".5", "+1", "1e", "1e+", "0x10", "--1"] {
+            XCTAssertThrowsError(try parse(text), text)
+        }
+    }
+
+    func testShortestRoundTripAndNeverExponent() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0.00006, 1e-7, 1e16, 123456789012345680000, 5e-324, .greatestFiniteMagnitude,
+                                0.1, 0.30000000000000004, -126.453, 1e15, 999999999999999.9, 179.99999999999997]
+        for _ in 0..<50_000 {
+            values.append(Double(bitPattern: UInt64.random(in: 0...0x7FEF_FFFF_FFFF_FFFF, using: &generator)))
+            values.append(Double.random(in: -180...180, using: &generator))
+            values.append((Double.random(in: -180...180, using: &generator) * 1e5).rounded() / 1e5)
+        }
+        for value in values {
+            let text = format(value)
+            XCTAssertFalse(text.contains("e") || text.contains("E"), text)
+            XCTAssertEqual(Double(text), value, text)
+            // As short as Swift's own shortest printer: same significant digits.
+            XCTAssertEqual(significantDigits(text), significantDigits(value.description), "\(value)")
+        }
+    }
+
+    func significantDigits(_ text: String) -> String {
+        let mantissa = text.split(whereSeparator: { $0 == "e" || $0 == "E" }).first.map(String.init) ?? text
+        var digits = mantissa.filter(\.isNumber)
+        while digits.hasPrefix("0") { digits.removeFirst() }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits
+    }
+
+    func testPlainFormats() {
+        XCTAssertEqual(format(0.00006), "0.00006")
+        XCTAssertEqual(format(-126.453), "-126.453")
+        XCTAssertEqual(format(1e16), "10000000000000000")
+        XCTAssertEqual(format(38.5), "38.5")
+        XCTAssertEqual(format(0), "0")
+        XCTAssertEqual(format(-0.0), "-0")
+        XCTAssertEqual(format(-12), "-12")
+        XCTAssertEqual(format(1.5e-10), "0.00000000015")
+    }
+
+    func testDecimalsRoundHalfAwayFromZeroOnPrintedDigits() {
+        XCTAssertEqual(format(1.005, decimals: 2), "1.01")
+        XCTAssertEqual(format(-1.005, decimals: 2), "-1.01")
+        XCTAssertEqual(format(0.125, decimals: 2), "0.13")
+        XCTAssertEqual(format(38.123456789, decimals: 6), "38.123457")
+        XCTAssertEqual(format(2.5, decimals: 0), "3")
+        XCTAssertEqual(format(1.2, decimals: 5), "1.2")
+        XCTAssertEqual(format(0.0000004, decimals: 6), "0")
+        XCTAssertEqual(format(9.9999999, decimals: 3), "10")
+    }
+
+    func testScaledIntegersPrintAsTheirDecimal() {
+        // Decoded polyline values are integer / 10^p: the printed text is that decimal exactly.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let precision = Int.random(in: 0...10, using: &generator)
+            let integer = Int64.random(in: -180_0000000000...180_0000000000, using: &generator) / Int64(pow(10, Double(10 - precision)))
+            let value = Double(integer) / powersOfTen[precision]
+            let buffer = ByteBuffer()
+            buffer.append(DecimalNumber(integer: integer, scale: precision))
+            XCTAssertEqual(format(value), buffer.string)
+        }
+    }
+
+    func testStringEscapingReplacesInvalidUTF8() {
+        let buffer = ByteBuffer()
+        let bytes: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0xFF, 0xC3, 0xA9, 0xE2, 0x82]
+        bytes.withUnsafeBufferPointer { buffer.appendJSONString($0) }
+        XCTAssertEqual(buffer.string, "\"a\\\"\\\\\\n\\u0001\u{FFFD}é\u{FFFD}\u{FFFD}\"")
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(buffer.bytes), options: .fragmentsAllowed))
+    }
+}

@@ -1,0 +1,91 @@
+import XCTest
+@testable import Polyline
+
+final class PolylineTests: XCTestCase {
+    let three = [(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)]
+
+    func testPublicVectors() throws {
+        XCTAssertEqual(try Polyline.encode(three, precision: 5), "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+        XCTAssertEqual(try Polyline.encode(three, precision: 6), "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI")
+        XCTAssertEqual(try Polyline.encode(three, precision: 0), "mAnFC@CH")
+        for (text, precision) in [("_p~iF~ps|U_ulLnnqC_mqNvxq`@", 5), ("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", 6)] {
+            let points = try Polyline.decode(text, precision: precision)
+            XCTAssertEqual(points.map(\.0), three.map(\.0))
+            XCTAssertEqual(points.map(\.1), three.map(\.1))
+        }
+        // Ties: -112.083965e5 is exactly -11208396.5 and rounds away from zero.
+        XCTAssertEqual(try Polyline.encode([(36.05322, -112.084004), (36.053573, -112.083914), (36.053845, -112.083965)]),
+                       "ss`{E~kbkTeAQw@J")
+        // Absolutes are rounded, not deltas.
+        XCTAssertEqual(try Polyline.encode([(0, 0.000006), (0, 0.000002)]), "?A?@")
+        XCTAssertEqual(try Polyline.encode([]), "")
+        XCTAssertEqual(try Polyline.decode("").count, 0)
+        XCTAssertEqual(try Polyline.encode([(-0.0, -0.0)]), "??")
+        let backslashes = #"_chxEn`zvN\\]]"#
+        XCTAssertEqual(try Polyline.encode(try Polyline.decode(backslashes)), backslashes)
+    }
+
+    func testRandomPathsRoundTripAtEveryPrecision() throws {
+        var generator = SystemRandomNumberGenerator()
+        for precision in 0...7 {
+            let factor = Polyline.scale(precision)
+            for _ in 0..<300 {
+                let path = (0..<Int.random(in: 0...50, using: &generator)).map { _ in
+                    ((Double.random(in: -90...90, using: &generator) * factor).rounded() / factor,
+                     (Double.random(in: -180...180, using: &generator) * factor).rounded() / factor)
+                }
+                let decoded = try Polyline.decode(try Polyline.encode(path, precision: precision), precision: precision)
+                XCTAssertEqual(decoded.map(\.0), path.map(\.0))
+                XCTAssertEqual(decoded.map(\.1), path.map(\.1))
+            }
+        }
+    }
+
+    func testSixtyFourBitValues() throws {
+        // Precision 7 overflows 32 bits; precision 10 needs 64.
+        let path = [(89.9999999999, -179.9999999999), (-89.9999999999, 179.9999999999)]
+        let decoded = try Polyline.decode(try Polyline.encode(path, precision: 10), precision: 10)
+        XCTAssertEqual(decoded.map(\.0), path.map(\.0))
+        XCTAssertEqual(decoded.map(\.1), path.map(\.1))
+        XCTAssertEqual(try Polyline.encode([(0, -107.3741825)], precision: 7), try Polyline.encode([(0, -107.3741825)], precision: 7))
+        XCTAssertEqual(try Polyline.decode(try Polyline.encode([(0, -107.3741825)], precision: 7), precision: 7)[0].1, -107.3741825)
+    }
+
+    func assertError(_ text: String, _ kind: PolylineError.Kind, at offset: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try Polyline.decode(text), file: file, line: line) { error in
+            XCTAssertEqual(error as? PolylineError, PolylineError(kind: kind, offset: offset), file: file, line: line)
+        }
+    }
+
+    func testMalformedPolylinesNameTheByte() {
+        assertError("_p~iF~ps|U!", .invalidByte(0x21), at: 10)
+        assertError("_p~iF~ps|U _ulL", .invalidByte(0x20), at: 10)
+        assertError("_p~iF~ps|U_ulLnnqC_mqNvxq", .truncated, at: 22)
+        assertError("_p~iF", .missingLongitude, at: 0)
+        assertError(String(repeating: "~", count: 13) + "?", .overflow, at: 0)
+        assertError("??" + String(repeating: "_", count: 13) + "@", .overflow, at: 2)
+        XCTAssertEqual(PolylineError(kind: .invalidByte(0x21), offset: 10).description,
+                       "invalid polyline: byte 10 ('!' 0x21) is outside '?'..'~'")
+    }
+
+    func testLargestSixtyFourBitValueDecodes() throws {
+        // 13 chunks: 12 full ones and a last one carrying the top 4 bits.
+        let text = String(repeating: "~", count: 12) + "N" + "?"
+        var values: [Int64] = []
+        try text.utf8CString.withUnsafeBufferPointer { raw in
+            try raw.withMemoryRebound(to: UInt8.self) { bytes in
+                try Polyline.decode(UnsafeBufferPointer(rebasing: bytes.dropLast())) { latitude, _ in values.append(latitude) }
+            }
+        }
+        XCTAssertEqual(values, [Int64.min])
+    }
+
+    func testUnencodableCoordinates() {
+        XCTAssertThrowsError(try Polyline.encode([(.nan, 0)]))
+        XCTAssertThrowsError(try Polyline.encode([(0, 1e300)]))
+        XCTAssertThrowsError(try Polyline.encode([(0, 1e9)], precision: 10))
+        XCTAssertNoThrow(try Polyline.encode([(0, 9e8)], precision: 10))
+        // Each value fits, but the delta between them does not.
+        XCTAssertThrowsError(try Polyline.encode([(0, -9e8), (0, 9e8)], precision: 10))
+    }
+}

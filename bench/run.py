@@ -20,9 +20,11 @@ MB here is 2^20 bytes (ru_maxrss is in KiB). Everything is written under bench/o
 """
 import argparse
 import datetime
+import filecmp
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -164,17 +166,48 @@ class Failed(Exception):
     pass
 
 
+# Peak RSS. Linux charges a child's ru_maxrss with the memory of the process it was forked from
+# (with vfork/posix_spawn, which subprocess uses, even with that process's high-water mark):
+# measured straight from this script, /bin/true "uses" 10-100 MB. So the command is started by a
+# small /bin/sh in the background, this script is made a child subreaper, and once sh has exited
+# the command is re-parented to us and os.wait4 on its pid gives its own peak RSS (/bin/true:
+# ~1 MB). Without prctl (not Linux) it falls back to a direct child, RSS then overstated.
+
+_LAUNCH = 'out=$1 err=$2; shift 2; "$@" </dev/null >"$out" 2>"$err" & echo $!'
+
+
+def _subreaper():
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0          # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+SUBREAPER = _subreaper()
+
+
 def run(argv, stdout_path, stderr_path):
     """Run argv with stdout and stderr to files; return (wall seconds, peak RSS in KiB)."""
-    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        _, status, ru = os.wait4(p.pid, 0)
-        wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)   # we reaped it, tell Popen
-    if p.returncode != 0:
+    argv = [str(a) for a in argv]
+    t0 = time.perf_counter()
+    if SUBREAPER:
+        sh = subprocess.run(["/bin/sh", "-c", _LAUNCH, "sh", str(stdout_path), str(stderr_path), *argv],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        pid = int(sh.stdout)
+    else:
+        with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+            p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        pid = p.pid
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    if not SUBREAPER:
+        p.returncode = os.waitstatus_to_exitcode(status)   # we reaped it, tell Popen
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
         tail = Path(stderr_path).read_bytes()[-2000:].decode("utf-8", "replace")
-        raise Failed(f"{' '.join(map(str, argv))} exited {p.returncode}\n{tail}")
+        raise Failed(f"{' '.join(argv)} exited {code}\n{tail}")
     return wall, ru.ru_maxrss
 
 
@@ -232,10 +265,10 @@ def ensure_big(src, big_mb):
         return dst, copies
     say(f"building {dst.name}: {copies} copies of {src.name} ({want / MB:.0f} MB) ...")
     tmp = dst.with_suffix(dst.suffix + ".tmp")
-    data = src.read_bytes()
     with open(tmp, "wb") as f:
         for _ in range(copies):
-            f.write(data)
+            with open(src, "rb") as g:
+                shutil.copyfileobj(g, f, 1 << 20)
     os.replace(tmp, dst)
     return dst, copies
 
@@ -304,7 +337,7 @@ def main():
                 if m:
                     failures.append(fmt_mismatch(name, f"geo ({'all cores' if tag == 'all' else '-j1'})", m))
                     say(failures[-1])
-            if (OUT / f"{name}.geo-all.out").read_bytes() != (OUT / f"{name}.geo-j1.out").read_bytes():
+            if not filecmp.cmp(OUT / f"{name}.geo-all.out", OUT / f"{name}.geo-j1.out", shallow=False):
                 failures.append(f"FAIL {name}: geo's output with all cores differs from -j1")
                 say(failures[-1])
         except Failed as e:

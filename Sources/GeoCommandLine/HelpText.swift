@@ -25,7 +25,7 @@ public enum HelpText {
 
     public static func render(_ command: CommandDescription) -> String {
         var lines = ["\(program) \(command.name) - \(command.summary)", "", "USAGE: \(usageLine(command))", ""]
-        lines += command.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines += wrap(command.discussion, width: 78)
         lines += ["", "OPTIONS:"]
         let labels = command.options.map(optionLabel)
         let width = min(32, (labels.map(\.count).max() ?? 0) + 2)

@@ -26,17 +26,14 @@ public enum Dispatcher {
         }
         switch first {
         case "--help", "-h":
-            print(overview(), terminator: "")
-            return ExitCode.success
+            return printOutput(overview())
         case "--version":
-            print("geo \(version)")
-            return ExitCode.success
+            return printOutput("geo \(version)\n")
         case "help":
-            guard arguments.count > 1 else { print(overview(), terminator: ""); return ExitCode.success }
+            guard arguments.count > 1 else { return printOutput(overview()) }
             return main([arguments[1], "--help"])
         case "commands":
-            print(commandList(), terminator: "")
-            return ExitCode.success
+            return printOutput(commandList())
         default:
             break
         }
@@ -61,14 +58,8 @@ public enum Dispatcher {
         let description = command.description
         do {
             let parsed = try ArgumentParser.parse(arguments, for: description)
-            if parsed.helpRequested {
-                print(HelpText.render(description), terminator: "")
-                return ExitCode.success
-            }
-            if parsed.versionRequested {
-                print("geo \(version)")
-                return ExitCode.success
-            }
+            if parsed.helpRequested { return printOutput(HelpText.render(description)) }
+            if parsed.versionRequested { return printOutput("geo \(version)\n") }
             return try command.init(parsed).run()
         } catch {
             printError(HelpText.usageError(error, command: description))

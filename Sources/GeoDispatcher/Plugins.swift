@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import Records
 
 /// External commands: an executable `geo-NAME` in `$GEO_EXEC_PATH`, then `libexec/geo/` beside the
 /// installed binary, then `PATH` (git's and kubectl's convention).
@@ -14,24 +14,30 @@ enum Plugins {
     /// The directories searched, in order.
     static func searchPath() -> [String] {
         var directories: [String] = []
-        let environment = ProcessInfo.processInfo.environment
-        if let exec = environment["GEO_EXEC_PATH"] { directories += exec.split(separator: ":").map(String.init) }
-        let binary = URL(fileURLWithPath: executablePath())
-        directories.append(binary.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("libexec/geo").path)
-        if let path = environment["PATH"] { directories += path.split(separator: ":").map(String.init) }
+        if let exec = getenv("GEO_EXEC_PATH") { directories += String(cString: exec).split(separator: ":").map(String.init) }
+        // <prefix>/bin/geo → <prefix>/libexec/geo
+        var binary = executablePath().split(separator: "/", omittingEmptySubsequences: false)
+        if binary.count >= 2 {
+            binary.removeLast(2)
+            directories.append((binary + ["libexec", "geo"]).joined(separator: "/"))
+        }
+        if let path = getenv("PATH") { directories += String(cString: path).split(separator: ":").map(String.init) }
         return directories
     }
 
+    /// This binary's own path, links resolved.
     static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard length > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func find(_ name: String) -> Plugin? {
         guard !name.contains("/") else { return nil }
         for directory in searchPath() {
             let path = directory + "/geo-" + name
-            if access(path, X_OK) == 0 && !isDirectory(path) { return Plugin(name: name, path: path) }
+            if isExecutableFile(path) { return Plugin(name: name, path: path) }
         }
         return nil
     }
@@ -41,20 +47,32 @@ enum Plugins {
         var seen = Set<String>()
         var plugins: [Plugin] = []
         for directory in searchPath() {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for entry in entries.sorted() where entry.hasPrefix("geo-") && entry.count > 4 {
+            for entry in entries(of: directory) where entry.hasPrefix("geo-") && entry.count > 4 {
                 let path = directory + "/" + entry
                 let name = String(entry.dropFirst(4))
-                guard access(path, X_OK) == 0, !isDirectory(path), seen.insert(name).inserted else { continue }
+                guard isExecutableFile(path), seen.insert(name).inserted else { continue }
                 plugins.append(Plugin(name: name, path: path))
             }
         }
         return plugins
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    static func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    static func isExecutableFile(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return access(path, X_OK) == 0 && stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
     }
 
     /// Replaces this process with the plugin (as cargo and kubectl do): standard streams, exit
@@ -64,8 +82,7 @@ enum Plugins {
         signal(SIGPIPE, SIG_DFL)
         let argv = ([plugin.path] + arguments).map { strdup($0) } + [nil]
         execv(plugin.path, argv)
-        let reason = String(cString: strerror(errno))
-        FileHandle.standardError.write("geo: cannot run '\(plugin.path)': \(reason)\n".data(using: .utf8)!)
+        printError("geo: cannot run '\(plugin.path)': \(String(cString: strerror(errno)))\n")
         return 126
     }
 }

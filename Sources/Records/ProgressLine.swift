@@ -8,7 +8,7 @@ final class ProgressLine {
     let command: String
     private var records = 0
     private var start = ProgressLine.now()
-    private var lastDraw = 0.0
+    private lazy var lastDraw = start
     private var drawn = false
     private var bytes = 0
 

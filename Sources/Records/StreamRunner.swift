@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import JSONBytes
 
 /// Runs a streaming command: reads every input in chunks, hands the chunks to `--jobs` workers,
@@ -64,7 +63,7 @@ final class OrderedPipeline: @unchecked Sendable {
         case failure(InputFailure)
     }
 
-    private let condition = NSCondition()
+    private let condition = Monitor()
     private var queue: [(Int, Chunk, Int)] = []
     private var queueHead = 0
     private var finished: [Int: Item] = [:]
@@ -80,14 +79,8 @@ final class OrderedPipeline: @unchecked Sendable {
         self.reader = reader
         self.processor = processor
         limit = workers * 2 + 2
-        let readerThread = Thread { [self] in readLoop() }
-        readerThread.stackSize = 1 << 20
-        readerThread.start()
-        for _ in 0..<workers {
-            let worker = Thread { [self] in workLoop() }
-            worker.stackSize = 8 << 20  // deep but bounded JSON recursion
-            worker.start()
-        }
+        startThread { [self] in readLoop() }
+        for _ in 0..<workers { startThread { [self] in workLoop() } }
     }
 
     private func readLoop() {

@@ -1,0 +1,59 @@
+# geo: build, install, test. `make setup install demo` then `make test` (see README.md).
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+SWIFT ?= swift
+PYTHON ?= python3
+# Root installs directly; anyone else goes through sudo for the system packages.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+APT_PACKAGES = libproj-dev pkg-config jq
+PIP_PACKAGES = polyline pytest
+
+.PHONY: all build setup install uninstall demo test unit-test e2e-test bench clean
+
+all: build
+
+## setup: install the system and Python packages that building and testing need
+setup:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing $$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@$(PYTHON) -c "import polyline, pytest" 2>/dev/null || \
+		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
+		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
+
+## build: the release binary, .build/release/geo
+build:
+	$(SWIFT) build -c release
+
+## install: geo under $(PREFIX) (default /usr/local)
+install: build
+	install -d "$(BINDIR)"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/geo" "$(BINDIR)/geo"
+
+uninstall:
+	rm -f "$(BINDIR)/geo"
+
+## demo: a small pipeline on the bundled sample, with the installed geo
+demo:
+	"$(BINDIR)/geo" decode examples/routes.polyline \
+		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
+	"$(BINDIR)/geo" encode --to json examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
+
+## test: every test — unit tests (XCTest), then end-to-end tests of the release binary (pytest)
+test: build unit-test e2e-test
+
+unit-test:
+	$(SWIFT) test
+
+e2e-test:
+	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q tests/e2e
+
+## bench: geo against the Python peers on the shared corpus (see bench/README.md)
+bench: build
+	$(PYTHON) bench/run.py
+
+clean:
+	rm -rf .build bench/out

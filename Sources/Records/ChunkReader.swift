@@ -40,7 +40,8 @@ let recordSeparator: UInt8 = 0x1E
 /// what one read(2) brought (so records flow as soon as they arrive on a pipe), grown only when a
 /// single record is longer than that.
 final class ChunkReader {
-    static let chunkSize = 256 * 1024
+    static let defaultChunkSize = 256 * 1024
+    private let chunkSize: Int
 
     private var paths: [String]
     private var fd: Int32 = -1
@@ -51,7 +52,10 @@ final class ChunkReader {
     private var leftover: [UInt8] = []
     private(set) var bytesRead = 0
 
-    init(paths: [String]) { self.paths = paths.reversed() }
+    init(paths: [String], chunkSize: Int = ChunkReader.defaultChunkSize) {
+        self.paths = paths.reversed()
+        self.chunkSize = chunkSize
+    }
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
@@ -87,7 +91,7 @@ final class ChunkReader {
 
     /// Reads until the buffer holds at least one delimiter (or the file ends); nil at end of file.
     private func readChunk() throws(InputFailure) -> Chunk? {
-        var capacity = max(ChunkReader.chunkSize, leftover.count * 2)
+        var capacity = max(chunkSize, leftover.count * 2)
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         var count = leftover.count
         leftover.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }

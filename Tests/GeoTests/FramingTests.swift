@@ -1,0 +1,82 @@
+import XCTest
+@testable import Records
+
+/// Records as the chunk reader and processor cut them: line numbers, framing, blank lines.
+final class FramingTests: XCTestCase {
+    /// Echoes each record as `line<TAB>record`, and rejects records that say "bad".
+    struct Echo: RecordHandler {
+        struct Bad: Error, CustomStringConvertible { var description: String { "bad record" } }
+        func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+            if String(decoding: record, as: UTF8.self) == "bad" { throw Bad() }
+            output.beginRecord()
+            output.buffer.append(record)
+            output.endRecord()
+        }
+    }
+
+    func records(_ bytes: [UInt8], chunkSize: Int = 7) throws -> (output: String, failures: [Int]) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geo-framing-\(UUID()).txt").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = ChunkReader(paths: [path], chunkSize: chunkSize)
+        let processor = ChunkProcessor(handler: Echo(), framing: .lines, decimals: nil, strict: false)
+        var output = ""
+        var failures: [Int] = []
+        while let chunk = try reader.next() {
+            let result = processor.process(chunk)
+            output += result.output.string
+            failures += result.failures.map(\.line)
+        }
+        return (output, failures)
+    }
+
+    func testLineNumbersSurviveChunkBoundariesBlankLinesAndCRLF() throws {
+        let text = "a\r\n\r\nbad\n  \nbbbbbbbbbbbbbbbbbbbbbbbb\nbad\r\nc"
+        for chunkSize in [1, 2, 3, 7, 64, 4096] {
+            let (output, failures) = try records(Array(text.utf8), chunkSize: chunkSize)
+            XCTAssertEqual(output, "a\nbbbbbbbbbbbbbbbbbbbbbbbb\nc\n", "chunk size \(chunkSize)")
+            XCTAssertEqual(failures, [3, 6], "chunk size \(chunkSize)")
+        }
+    }
+
+    func testBOMAndLeadingRecordSeparators() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("x\n\u{1E}y\n\u{1E}\u{1E}bad\n".utf8)
+        let (output, failures) = try records(bytes)
+        XCTAssertEqual(output, "x\ny\n")
+        XCTAssertEqual(failures, [3])
+    }
+
+    func testRecordSeparatedTextsMaySpanLines() throws {
+        let text = "\u{1E}{\n  \"a\": 1\n}\n\u{1E}bad\n\u{1E}[\n2]\n"
+        for chunkSize in [1, 5, 4096] {
+            let (output, failures) = try records(Array(text.utf8), chunkSize: chunkSize)
+            XCTAssertEqual(output, "{\n  \"a\": 1\n}\n[\n2]\n")
+            XCTAssertEqual(failures, [4])
+        }
+    }
+
+    func testParallelPipelineKeepsInputOrder() throws {
+        var text = ""
+        for index in 0..<5000 { text += index % 97 == 0 ? "bad\n" : "record \(index)\n" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geo-order-\(UUID()).txt").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let processor = ChunkProcessor(handler: Echo(), framing: .lines, decimals: nil, strict: false)
+        let pipeline = OrderedPipeline(reader: ChunkReader(paths: [path], chunkSize: 100), processor: processor, workers: 4)
+        var output = ""
+        var failures: [Int] = []
+        while let item = pipeline.nextResult() {
+            guard case .result(let result, _) = item else { return XCTFail("input failure") }
+            output += result.output.string
+            failures += result.failures.map(\.line)
+        }
+        XCTAssertEqual(output, try records(Array(text.utf8), chunkSize: 100).output)
+        XCTAssertEqual(failures, Array(stride(from: 1, through: 5000, by: 97)))
+    }
+
+    func testEmptyInputAndNoFinalNewline() throws {
+        XCTAssertEqual(try records([]).output, "")
+        XCTAssertEqual(try records(Array("\n\n".utf8)).output, "")
+        XCTAssertEqual(try records(Array("only".utf8)).output, "only\n")
+    }
+}

@@ -5,7 +5,7 @@ import Polyline
 import Records
 
 /// `geo decode`: Google encoded polylines in, GeoJSON out.
-public struct Decode: GeoCommand {
+public struct Decode: StreamingCommand {
     public static let description = CommandDescription(
         name: "decode",
         summary: "decode Google encoded polylines into GeoJSON",
@@ -42,8 +42,8 @@ public struct Decode: GeoCommand {
                     "Replaces each trip's geometry by the path in its properties.polyline."),
         ])
 
-    let options: StreamOptions
-    let handler: DecodeHandler
+    public let options: StreamOptions
+    public let handler: DecodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         let text = arguments.value("to") == "text"
@@ -51,19 +51,15 @@ public struct Decode: GeoCommand {
         handler = DecodeHandler(precision: arguments.integer("precision") ?? 5, field: arguments.value("field"),
                                 text: text, decimals: options.decimals)
     }
-
-    public func run() -> Int32 {
-        StreamRunner(command: Self.description.name, options: options, handler: handler).run()
-    }
 }
 
-struct DecodeHandler: RecordHandler {
+public struct DecodeHandler: RecordHandler {
     let precision: Int
     let field: String?
     let text: Bool
     let decimals: Int?
 
-    func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
         guard let field else {
             let path = try PathInput.path(ofPolylineRecord: record, precision: precision)
             if text { return writeText(path, to: output) }

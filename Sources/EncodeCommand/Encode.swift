@@ -5,7 +5,7 @@ import Polyline
 import Records
 
 /// `geo encode`: GeoJSON paths in, Google encoded polylines out.
-public struct Encode: GeoCommand {
+public struct Encode: StreamingCommand {
     public static let description = CommandDescription(
         name: "encode",
         summary: "encode GeoJSON paths as Google encoded polylines",
@@ -39,25 +39,21 @@ public struct Encode: GeoCommand {
                     "Keeps each Feature and lists the holes of its polygons."),
         ])
 
-    let options: StreamOptions
-    let handler: EncodeHandler
+    public let options: StreamOptions
+    public let handler: EncodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         let json = arguments.value("to") == "json"
         options = try StreamOptions(arguments, jsonOutput: json)
         handler = EncodeHandler(precision: arguments.integer("precision") ?? 5, json: json)
     }
-
-    public func run() -> Int32 {
-        StreamRunner(command: Self.description.name, options: options, handler: handler).run()
-    }
 }
 
-struct EncodeHandler: RecordHandler {
+public struct EncodeHandler: RecordHandler {
     let precision: Int
     let json: Bool
 
-    func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
         try GeoJSONReader.readFeatures(record) { feature in
             if json {
                 output.write(feature, from: record, adding: try properties(of: feature.geometry))

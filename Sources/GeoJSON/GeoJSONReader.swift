@@ -38,15 +38,18 @@ public enum GeoJSONReader {
         return try object.geometry()
     }
 
-    enum TypeName: Equatable {
-        case feature, featureCollection
-        case point, multiPoint, lineString, multiLineString, polygon, multiPolygon, geometryCollection
-        case unknown(String)
+    /// The "type" names geo reads; anything else is an unknown type.
+    enum TypeName: String {
+        case feature = "Feature", featureCollection = "FeatureCollection"
+        case point = "Point", multiPoint = "MultiPoint", lineString = "LineString"
+        case multiLineString = "MultiLineString", polygon = "Polygon", multiPolygon = "MultiPolygon"
+        case geometryCollection = "GeometryCollection"
     }
 
     /// Everything geo interprets in a GeoJSON object of any type.
     struct Object {
         var type: TypeName?
+        var unknownType: String?
         var coordinates: Coordinates?
         var geometries: [Geometry]?
         var featureGeometry: Geometry??
@@ -61,13 +64,13 @@ public enum GeoJSONReader {
         }
 
         func geometry() throws -> Geometry {
+            if let unknownType { throw GeoJSONError("unknown GeoJSON type \"\(unknownType)\"") }
             guard let type else { throw GeoJSONError("object without a \"type\" member") }
             if type == .geometryCollection {
                 guard let geometries else { throw GeoJSONError("GeometryCollection without \"geometries\"") }
                 return .geometryCollection(geometries)
             }
             guard let coordinates else {
-                if case .unknown(let name) = type { throw GeoJSONError("unknown GeoJSON type \"\(name)\"") }
                 if type == .feature || type == .featureCollection {
                     throw GeoJSONError("expected a geometry, found a \(type == .feature ? "Feature" : "FeatureCollection")")
                 }
@@ -85,8 +88,7 @@ public enum GeoJSONReader {
             case (.polygon, .empty): return .polygon([])
             case (.multiPolygon, .polygonLists(let polygons)): return .multiPolygon(polygons)
             case (.multiPolygon, .empty): return .multiPolygon([])
-            case (.unknown(let name), _): throw GeoJSONError("unknown GeoJSON type \"\(name)\"")
-            default: throw GeoJSONError("\"coordinates\" of a \(type.name) must be \(type.expectedCoordinates)")
+            default: throw GeoJSONError("\"coordinates\" of a \(type.rawValue) must be \(type.expectedCoordinates)")
             }
         }
     }
@@ -124,7 +126,9 @@ public enum GeoJSONReader {
                     try scanner.skipValue()
                     throw GeoJSONError("\"type\" must be a string")
                 }
-                object.type = TypeName(scanner, try scanner.string())
+                let name = scanner.text(try scanner.string())
+                object.type = TypeName(rawValue: name)
+                if object.type == nil { object.unknownType = name }
             } else if scanner.token(key, is: "coordinates") {
                 try once(2, "coordinates")
                 object.coordinates = try readCoordinates(&scanner)
@@ -245,36 +249,6 @@ public enum GeoJSONReader {
 }
 
 extension GeoJSONReader.TypeName {
-    init(_ scanner: JSONScanner, _ token: JSONStringToken) {
-        switch scanner.text(token) {
-        case "Feature": self = .feature
-        case "FeatureCollection": self = .featureCollection
-        case "Point": self = .point
-        case "MultiPoint": self = .multiPoint
-        case "LineString": self = .lineString
-        case "MultiLineString": self = .multiLineString
-        case "Polygon": self = .polygon
-        case "MultiPolygon": self = .multiPolygon
-        case "GeometryCollection": self = .geometryCollection
-        case let other: self = .unknown(other)
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .feature: "Feature"
-        case .featureCollection: "FeatureCollection"
-        case .point: "Point"
-        case .multiPoint: "MultiPoint"
-        case .lineString: "LineString"
-        case .multiLineString: "MultiLineString"
-        case .polygon: "Polygon"
-        case .multiPolygon: "MultiPolygon"
-        case .geometryCollection: "GeometryCollection"
-        case .unknown(let name): name
-        }
-    }
-
     var expectedCoordinates: String {
         switch self {
         case .point: "a position [lon, lat]"

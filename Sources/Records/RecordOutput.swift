@@ -1,3 +1,4 @@
+import GeoCommandLine
 import GeoJSON
 import JSONBytes
 
@@ -43,4 +44,17 @@ public struct RecordOutput {
 /// immutable. Throwing rejects the whole input record (its partial output is taken back).
 public protocol RecordHandler: Sendable {
     func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws
+}
+
+/// A command that streams records: its shared options and its handler are all `run()` needs.
+public protocol StreamingCommand: GeoCommand {
+    associatedtype Handler: RecordHandler
+    var options: StreamOptions { get }
+    var handler: Handler { get }
+}
+
+extension StreamingCommand {
+    public func run() -> Int32 {
+        StreamRunner(command: Self.description.name, options: options, handler: handler).run()
+    }
 }

@@ -21,7 +21,8 @@ public struct Encode: StreamingCommand {
         With --to text (the default) each record becomes one line: a Point, MultiPoint or \
         LineString encodes its positions, a Polygon its outer ring (a Polygon with holes, a \
         multi-part geometry or a GeometryCollection is a bad record: use --to json), and a null \
-        geometry the empty polyline (an empty line). With --to json each record is written back \
+        geometry or an empty path the empty polyline, written "" (a JSON string, which geo decode \
+        reads back as a null geometry; a blank line would be skipped). With --to json each record is written back \
         as a Feature with properties.polyline; a Polygon adds properties.holes (an array, like \
         GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines.
         """,
@@ -58,8 +59,11 @@ public struct EncodeHandler: RecordHandler {
             if json {
                 output.write(feature, from: record, adding: try properties(of: feature.geometry))
             } else {
+                let path = try singlePath(of: feature.geometry)
                 output.beginRecord()
-                try encode(try singlePath(of: feature.geometry), into: output.buffer)
+                // The empty path as `""`: a blank line would be skipped when read back.
+                if path.isEmpty { output.buffer.append("\"\"") }
+                try encode(path, into: output.buffer)
                 output.endRecord()
             }
         }

@@ -50,7 +50,7 @@ public enum Dispatcher {
         }
         let names = builtins.map { $0.description.name } + ["help", "commands"] + Plugins.all().map(\.name)
         printError("geo: '\(first)' is not a geo command" + ArgumentParser.suggestion(for: first, among: names, prefix: "")
-                   + "\nSee 'geo --help' and 'geo commands'.\n")
+                   + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help' and 'geo commands'.\n")
         return ExitCode.usage
     }
 

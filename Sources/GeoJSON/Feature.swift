@@ -11,11 +11,12 @@ public struct Feature: Sendable {
         public var value: Range<Int>
     }
 
-    /// The members in input order. Empty for a bare geometry (which becomes a new Feature).
+    /// The members in input order. Empty for a bare geometry or a decoded path (which become new
+    /// Features).
     public var members: [Member]
     /// nil for `"geometry": null`.
     public var geometry: Geometry?
-    /// The raw geometry value (an object or `null`); nil when the Feature was built, not read.
+    /// The raw geometry value (an object or `null`); nil when the geometry was built, not read.
     public var geometryBytes: Range<Int>?
     /// The raw `properties` value (an object or `null`), if the member exists.
     public var propertiesBytes: Range<Int>?

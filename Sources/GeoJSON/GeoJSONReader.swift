@@ -13,7 +13,9 @@ public enum GeoJSONReader {
             try scanner.skipValue()
             throw GeoJSONError("expected a GeoJSON object, found a JSON \(scanner.kindName(at: 0))")
         }
+        let start = scanner.position
         let object = try readObject(&scanner, depth: 0, keepMembers: true)
+        let end = scanner.position
         try scanner.expectEnd()
         switch object.type {
         case .feature:
@@ -22,7 +24,10 @@ public enum GeoJSONReader {
             guard let features = object.features else { throw GeoJSONError("FeatureCollection without \"features\"") }
             for feature in features { try body(feature) }
         default:
-            try body(Feature(geometry: try object.geometry()))
+            // A bare geometry: its own bytes (bbox, altitudes, foreign members) pass through.
+            var feature = Feature(geometry: try object.geometry())
+            feature.geometryBytes = start..<end
+            try body(feature)
         }
     }
 

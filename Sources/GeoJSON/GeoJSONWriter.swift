@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSONBytes
 
 /// A small JSON value for what commands add to `properties` (a polyline, a length, a list of holes).
@@ -35,7 +38,8 @@ public struct GeoJSONWriter {
             writeProperties(nil, from: source, adding: added, to: out)
             out.append(",\"geometry\":")
             switch geometry {
-            case .unchanged: write(feature.geometry, to: out)
+            case .unchanged:
+                if let raw = feature.geometryBytes { out.appendRaw(source, raw) } else { write(feature.geometry, to: out) }
             case .replaced(let replacement): write(replacement, to: out)
             }
             out.append(UInt8(ascii: "}"))
@@ -47,7 +51,7 @@ public struct GeoJSONWriter {
         for member in feature.members {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out.append(source, member.key)
+            out.appendRaw(source, member.key)
             out.append(UInt8(ascii: ":"))
             switch (member.role, geometry) {
             case (.geometry, .replaced(let replacement)):
@@ -56,7 +60,7 @@ public struct GeoJSONWriter {
                 writeProperties(feature.propertiesBytes, from: source, adding: added, to: out)
                 wroteProperties = true
             default:
-                out.append(source, member.value)
+                out.appendRaw(source, member.value)
             }
         }
         if !wroteProperties && !added.isEmpty {
@@ -70,7 +74,7 @@ public struct GeoJSONWriter {
     func writeProperties(_ existing: Range<Int>?, from source: UnsafeBufferPointer<UInt8>,
                          adding added: [(String, JSONValue)], to out: ByteBuffer) {
         if added.isEmpty, let existing {
-            out.append(source, existing)
+            out.appendRaw(source, existing)
             return
         }
         out.append(UInt8(ascii: "{"))
@@ -87,9 +91,9 @@ public struct GeoJSONWriter {
                     if added.contains(where: { $0.0 == name }) { continue }
                     if !first { out.append(UInt8(ascii: ",")) }
                     first = false
-                    out.append(source, keyStart..<(key.content.upperBound + 1))
+                    out.appendRaw(source, keyStart..<(key.content.upperBound + 1))
                     out.append(UInt8(ascii: ":"))
-                    out.append(source, value)
+                    out.appendRaw(source, value)
                 } while (try? scanner.next(UInt8(ascii: "}"))) == true
             }
         }
@@ -181,5 +185,20 @@ public struct GeoJSONWriter {
         out.append(UInt8(ascii: ","))
         out.appendNumber(position.latitude, decimals: decimals)
         out.append(UInt8(ascii: "]"))
+    }
+}
+
+extension ByteBuffer {
+    /// Copies raw JSON from the input. Line breaks outside strings are white space (inside strings
+    /// they are invalid), so dropping them keeps a text that spanned lines (RFC 8142 input) valid
+    /// and on one output line; everything else is copied byte for byte.
+    @inline(__always)
+    func appendRaw(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        let base = source.baseAddress! + range.lowerBound
+        if memchr(base, 0x0A, range.count) == nil && memchr(base, 0x0D, range.count) == nil {
+            append(source, range)
+            return
+        }
+        for byte in source[range] where byte != 0x0A && byte != 0x0D { append(byte) }
     }
 }

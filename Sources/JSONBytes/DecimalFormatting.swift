@@ -165,7 +165,8 @@ extension ByteBuffer {
 
     /// Plain positional notation: `-0.00006`, `123.4`, `10000000000000000`.
     public func append(_ number: DecimalNumber) {
-        if number.negative { append(UInt8(ascii: "-")) }
+        // Zero prints as 0 whatever its sign (-0.0, or -0.00001 rounded to 4 decimals).
+        if number.negative && number.significand != 0 { append(UInt8(ascii: "-")) }
         if number.exponent >= 0 {
             appendDigits(number.significand)
             if number.significand != 0 {

@@ -136,12 +136,12 @@ public struct PolylineEncoder {
         factor = Polyline.scale(precision)
     }
 
-    /// round(|v|·10^p) half away from zero, with the sign put back; nil past 64 bits.
+    /// round(|v|·10^p) half away from zero, with the sign put back; an error past 64 bits.
     @inline(__always)
     func rounded(_ value: Double) throws(PolylineError) -> Int64 {
         guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
         let scaled = (value * factor).rounded(.toNearestOrAwayFromZero)
-        guard scaled.magnitude < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
+        guard scaled >= -0x1p63 && scaled < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
         return Int64(scaled)
     }
 

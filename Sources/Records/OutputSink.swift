@@ -33,11 +33,11 @@ final class OutputSink {
             guard rejectsFD >= 0 else { throw InputFailure(message: "cannot create '\(path)': \(systemReason())", status: ExitCode.cannotCreate) }
         }
         if options.progress { progress = ProgressLine(command: command) }
-        if options.framing == .collection {
-            if let status = write("{\"type\":\"FeatureCollection\",\"features\":[\n") {
-                throw InputFailure(message: "", status: status)
-            }
-        }
+    }
+
+    /// Opens the output's framing; a status means stop now.
+    func start() -> Int32? {
+        options.framing == .collection ? write("{\"type\":\"FeatureCollection\",\"features\":[\n") : nil
     }
 
     static func create(_ path: String) -> Int32 {

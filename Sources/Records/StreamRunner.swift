@@ -32,6 +32,7 @@ public struct StreamRunner {
             printError("geo \(command): \(error.message)\n")
             return error.status
         }
+        if let status = sink.start() { return status }
         let reader = ChunkReader(paths: options.inputs)
         if options.jobs <= 1 {
             while true {

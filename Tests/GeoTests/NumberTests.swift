@@ -86,7 +86,8 @@ final class NumberTests: XCTestCase {
         XCTAssertEqual(format(1e16), "10000000000000000")
         XCTAssertEqual(format(38.5), "38.5")
         XCTAssertEqual(format(0), "0")
-        XCTAssertEqual(format(-0.0), "-0")
+        XCTAssertEqual(format(-0.0), "0")
+        XCTAssertEqual(format(-0.000015, decimals: 4), "0")
         XCTAssertEqual(format(-12), "-12")
         XCTAssertEqual(format(1.5e-10), "0.00000000015")
     }

@@ -1,0 +1,114 @@
+"""End-to-end tests for the `geo` command-line tool.
+
+The tests run the built binary exactly as a user would, through subprocess.
+The binary is $GEO_BIN, or <repo>/.build/release/geo (build it with
+`swift build -c release`). A missing binary, or a missing `polyline`
+package (the reference codec the oracle tests compare against), makes the
+tests FAIL: they are never skipped.
+"""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+GEO_BIN = Path(os.environ.get("GEO_BIN") or (REPO / ".build" / "release" / "geo")).absolute()
+
+RS = b"\x1e"
+BOM = b"\xef\xbb\xbf"
+
+# The three-point vector of Google's documentation, as GeoJSON positions.
+GOOGLE_PATH = [[-120.2, 38.5], [-120.95, 40.7], [-126.453, 43.252]]
+GOOGLE_P5 = "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+GOOGLE_P6 = "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI"
+GOOGLE_P0 = "mAnFC@CH"
+
+
+def geo_bin() -> str:
+    """The binary under test; fails the calling test if it is missing."""
+    if not GEO_BIN.is_file() or not os.access(GEO_BIN, os.X_OK):
+        pytest.fail(
+            f"geo binary not found or not executable at {GEO_BIN}: build it with "
+            "`swift build -c release` or point GEO_BIN at it",
+            pytrace=False,
+        )
+    return str(GEO_BIN)
+
+
+def _as_bytes(data):
+    if data is None:
+        return b""
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    return bytes(data)
+
+
+def run(args, input=None, *, cwd=None, env=None, timeout=120):
+    """Run `geo ARGS...` with INPUT (bytes or str) on stdin.
+
+    Returns (returncode, stdout bytes, stderr str). stdin is always a pipe
+    (empty if INPUT is None), so geo never waits on a terminal.
+    """
+    cmd = [geo_bin()] + [str(a) for a in args]
+    full_env = None
+    if env is not None:
+        full_env = dict(os.environ)
+        full_env.update(env)
+    proc = subprocess.run(
+        cmd,
+        input=_as_bytes(input),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=full_env,
+        timeout=timeout,
+    )
+    return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "backslashreplace")
+
+
+@pytest.fixture(scope="session")
+def geo():
+    """Path of the geo binary (fails, never skips, when it is missing)."""
+    return geo_bin()
+
+
+@pytest.fixture(name="run")
+def run_fixture():
+    return run
+
+
+@pytest.fixture(scope="session")
+def polyline():
+    """The reference codec (`pip install polyline`); fails if missing."""
+    try:
+        import polyline as mod  # noqa: PLC0415
+    except ImportError:
+        pytest.fail(
+            "the Python package `polyline` is required by the e2e tests "
+            "(pip install polyline==2.0.4)",
+            pytrace=False,
+        )
+    return mod
+
+
+def ndjson(records) -> bytes:
+    """Records (dicts or already-serialised strings) as NDJSON bytes."""
+    out = []
+    for r in records:
+        out.append(r if isinstance(r, str) else json.dumps(r, separators=(",", ":")))
+    return ("\n".join(out) + "\n").encode("utf-8") if out else b""
+
+
+def feature_line(geometry_json: str, properties_json: str = "{}") -> bytes:
+    """geo's exact output shape for a decoded record."""
+    return (
+        '{"type":"Feature","properties":' + properties_json + ',"geometry":' + geometry_json + "}\n"
+    ).encode()
+
+
+def err_lines(stderr: str):
+    """stderr as a list of lines (no trailing empty element)."""
+    return stderr.splitlines()

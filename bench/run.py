@@ -246,6 +246,20 @@ def geo_version(geo):
         return "?"
 
 
+def binary_info(geo):
+    """(mtime, size) of the binary, to notice a rebuild during the run."""
+    st = os.stat(geo)
+    return st.st_mtime_ns, st.st_size
+
+
+def git_head():
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
 def ensure_corpus(ctx):
     need = {j["input"] for j in ctx.jobs.values()}
     if all((ctx.corpus / n).is_file() for n in need):
@@ -312,6 +326,10 @@ def main():
     ctx.jobs = {n: JOBS[n] for n in names}
     OUT.mkdir(parents=True, exist_ok=True)
     ensure_corpus(ctx)
+    built = binary_info(ctx.geo)
+    load = os.getloadavg()[0]
+    if load > 0.5:
+        say(f"warning: load average {load:.2f} before starting; timings may be noisy")
 
     failures, rows, big_rows, results = [], [], [], {}
     for name, job in ctx.jobs.items():
@@ -376,7 +394,9 @@ def main():
         f"## geo side-by-side benchmark, {datetime.date.today().isoformat()}",
         "",
         f"- machine: {machine()}",
-        f"- geo: {ctx.geo} ({geo_version(ctx.geo)})",
+        f"- geo: {ctx.geo} ({geo_version(ctx.geo)}, built "
+        f"{datetime.datetime.fromtimestamp(built[0] / 1e9).isoformat(timespec='seconds')}, "
+        f"repo at {git_head()}); load average at start {load:.2f}",
         f"- corpus: {ctx.corpus} (" + ", ".join(
             f"{p.name} {p.stat().st_size / MB:.1f} MB" for p in sorted(ctx.corpus.iterdir())
             if p.is_file()) + ")",
@@ -392,6 +412,11 @@ def main():
         lines += ["Big input, geo with all cores, output to /dev/null:", "",
                   "| job | input | geo s | MB/s | geo peak RSS MB |",
                   "|---|---|---:|---:|---:|", *big_rows, ""]
+
+    if binary_info(ctx.geo) != built:
+        lines += ["**WARNING: the geo binary changed during the run (rebuilt?); "
+                  "the numbers mix two builds — run again.**", ""]
+        say(lines[-2])
 
     goals = []
     for name in ctx.jobs:

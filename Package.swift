@@ -5,7 +5,7 @@
 import PackageDescription
 
 /// Hot paths append to raw byte buffers; exclusivity is guaranteed by construction there.
-let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "geo",

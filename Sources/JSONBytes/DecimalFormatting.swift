@@ -2,10 +2,11 @@
 /// plain positional notation (`0.00006`, never `6e-05`: geodesy tools read `e` as a hemisphere
 /// letter), optionally rounded to a number of decimals.
 ///
-/// Fast path: a value with at most 15 significant digits is found by scaling to an integer and
+/// Fast path: a value with at most 15 significant digits is found by scaling it to an integer and
 /// checking that dividing back gives the same double. Any two decimals of at most 15 significant
-/// digits map to different doubles (DBL_DIG), so that integer *is* the shortest representation.
-/// Everything else takes the exact (slower) path through Swift's shortest round-trip printer.
+/// digits map to different doubles (DBL_DIG), so that integer *is* the shortest representation,
+/// and it prints with integer arithmetic only. Everything else takes the exact (slower) path
+/// through Swift's shortest round-trip printer.
 public struct DecimalNumber: Equatable, Sendable {
     public var negative: Bool
     /// At most 17 significant digits, trailing zeros removed.
@@ -22,25 +23,17 @@ public struct DecimalNumber: Equatable, Sendable {
     /// The shortest decimal that reads back as `value`; nil for infinities and NaN.
     public init?(shortest value: Double) {
         guard value.isFinite else { return nil }
-        let magnitude = value.magnitude
         negative = value.sign == .minus
-        if magnitude == 0 {
-            significand = 0; exponent = 0; return
+        if let (scaled, scale) = DecimalNumber.scaledExactly(value.magnitude) {
+            significand = scaled
+            exponent = -scale
+        } else {
+            (significand, exponent) = DecimalNumber.parseDescription(value.magnitude)
         }
-        if magnitude < 1e15 && magnitude >= 1e-7 {
-            let scale = 15 - DecimalNumber.integerDigits(magnitude)
-            let scaled = (magnitude * powersOfTen[scale]).rounded()
-            if scaled < 1e15 && scaled / powersOfTen[scale] == magnitude {
-                significand = UInt64(scaled); exponent = -scale
-                normalize()
-                return
-            }
-        }
-        (significand, exponent) = DecimalNumber.parseDescription(magnitude)
         normalize()
     }
 
-    /// `value` as an exact scaled integer, `integer / 10^scale`, as decoded polylines are.
+    /// An exact scaled integer, `integer / 10^scale`, as decoded polylines are.
     public init(integer: Int64, scale: Int) {
         self.init(negative: integer < 0, significand: integer.magnitude, exponent: -scale)
     }
@@ -56,17 +49,30 @@ public struct DecimalNumber: Equatable, Sendable {
         let drop = -exponent - decimals
         guard drop > 0 else { return self }
         guard drop <= 19 else { return DecimalNumber(negative: negative, significand: 0, exponent: 0) }
-        let divisor = powersOfTenInteger[drop]
-        var quotient = significand / divisor
-        let remainder = significand % divisor
-        if remainder >= divisor - remainder { quotient += 1 }
-        return DecimalNumber(negative: negative, significand: quotient, exponent: -decimals)
+        return DecimalNumber(negative: negative, significand: roundedQuotient(significand, powerOfTenInteger(drop)),
+                             exponent: -decimals)
     }
 
-    static func integerDigits(_ magnitude: Double) -> Int {
-        var digits = 0
-        while digits < 15 && magnitude >= powersOfTen[digits] { digits += 1 }
-        return digits
+    /// `magnitude` as `integer / 10^scale` with at most 15 significant digits, if it is one: the
+    /// fast path, and then provably the shortest representation.
+    @inline(__always)
+    static func scaledExactly(_ magnitude: Double) -> (UInt64, Int)? {
+        guard magnitude < 1e15 && magnitude >= 1e-7 else { return nil }
+        let integerDigits = magnitude < 1 ? 0 : decimalDigitCount(UInt64(magnitude))
+        let scale = 15 - integerDigits
+        let power = powerOfTen(scale)
+        // Round to an integer with the 2^52 trick (cheaper than libm's round); exactness is checked.
+        let scaled = (magnitude * power + 0x1p52) - 0x1p52
+        guard scaled < 1e15 && scaled / power == magnitude else { return nil }
+        // Drop trailing zeros now, by constant divisors, so that only significant digits print.
+        var integer = UInt64(scaled)
+        var digits = scale
+        if integer == 0 { return (0, 0) }
+        if digits >= 8 && integer % 100_000_000 == 0 { integer /= 100_000_000; digits -= 8 }
+        if digits >= 4 && integer % 10_000 == 0 { integer /= 10_000; digits -= 4 }
+        if digits >= 2 && integer % 100 == 0 { integer /= 100; digits -= 2 }
+        if digits >= 1 && integer % 10 == 0 { integer /= 10; digits -= 1 }
+        return (integer, digits)
     }
 
     /// Digits and exponent from Swift's shortest round-trip `description` (`1.2345e-05`, `123.4`).
@@ -101,60 +107,114 @@ public struct DecimalNumber: Equatable, Sendable {
     }
 }
 
-/// 10^0 ... 10^22: every one exact as a double.
-public let powersOfTen: [Double] = (0...22).map { power in
-    var value = 1.0
-    for _ in 0..<power { value *= 10 }
-    return value
+/// `value / divisor` rounded half away from zero.
+@inline(__always)
+func roundedQuotient(_ value: UInt64, _ divisor: UInt64) -> UInt64 {
+    let quotient = value / divisor
+    let remainder = value % divisor
+    return remainder >= divisor - remainder ? quotient + 1 : quotient
 }
 
-/// 10^0 ... 10^19 as integers.
-public let powersOfTenInteger: [UInt64] = (0...19).map { power in
-    var value: UInt64 = 1
-    for _ in 0..<power { value *= 10 }
-    return value
-}
-
-/// "00" "01" ... "99": two digits per division when printing integers.
-private let digitPairs: [UInt8] = {
-    var table: [UInt8] = []
-    for value in 0..<100 {
-        table.append(UInt8(48 + value / 10))
-        table.append(UInt8(48 + value % 10))
+/// 10^k for k in 0...22, every one exact as a double. A switch, not a global table: a global is
+/// initialised lazily, and checking that costs more than the lookup in the hottest loops.
+@inline(__always)
+public func powerOfTen(_ k: Int) -> Double {
+    switch k {
+    case 0: 1e0
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    case 22: 1e22
+    default: preconditionFailure("10^\(k) is not exact as a double")
     }
-    return table
-}()
-
-@inline(__always) func decimalDigitCount(_ value: UInt64) -> Int {
-    var count = 1
-    while count < 20 && value >= powersOfTenInteger[count] { count += 1 }
-    return count
 }
+
+/// 10^k for k in 0...19 as an integer.
+@inline(__always)
+public func powerOfTenInteger(_ k: Int) -> UInt64 {
+    switch k {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    case 19: 10_000_000_000_000_000_000
+    default: preconditionFailure("10^\(k) does not fit 64 bits")
+    }
+}
+
+/// The number of decimal digits of `value` (1 for 0): log10 from the bit length, then one
+/// comparison.
+@inline(__always)
+func decimalDigitCount(_ value: UInt64) -> Int {
+    let guess = ((64 - value.leadingZeroBitCount) &* 1233) >> 12
+    return guess < 20 && value >= powerOfTenInteger(guess) ? guess + 1 : max(guess, 1)
+}
+
+/// "00" "01" ... "99": two digits per division when printing integers. A StaticString lives in
+/// the binary's constant data: no lazy initialisation.
+private let digitPairs: StaticString = """
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
 extension ByteBuffer {
-    /// Appends the decimal digits of `value`, written back to front in place.
+    /// Writes the `length` lowest decimal digits of `value` at `start`, zero-padded on the left.
+    @inline(__always)
+    func writeDigits(_ value: UInt64, length: Int, at start: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var index = length
+        var rest = value
+        while index >= 2 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            index -= 2
+            start[index] = pairs[pair]
+            start[index + 1] = pairs[pair + 1]
+        }
+        if index == 1 { start[0] = UInt8(truncatingIfNeeded: rest % 10) &+ 48 }
+    }
+
+    /// Appends the decimal digits of `value`.
     @inline(__always)
     public func appendDigits(_ value: UInt64) {
         let length = decimalDigitCount(value)
-        let start = reserve(length)
-        var index = length
-        var rest = value
-        digitPairs.withUnsafeBufferPointer { pairs in
-            while rest >= 100 {
-                let pair = Int(rest % 100) &* 2
-                rest /= 100
-                index -= 2
-                start[index] = pairs[pair]
-                start[index + 1] = pairs[pair + 1]
-            }
-            if rest >= 10 {
-                let pair = Int(rest) &* 2
-                start[0] = pairs[pair]
-                start[1] = pairs[pair + 1]
-            } else {
-                start[0] = UInt8(truncatingIfNeeded: rest) &+ 48
-            }
-        }
+        writeDigits(value, length: length, at: reserve(length))
         count += length
     }
 
@@ -163,37 +223,48 @@ extension ByteBuffer {
         appendDigits(UInt64(value.magnitude))
     }
 
+    /// `magnitude / 10^scale` in plain notation, trailing zeros dropped, optionally rounded to
+    /// `decimals` places (half away from zero). Integer arithmetic only.
+    @inline(__always)
+    public func appendScaled(negative: Bool, magnitude: UInt64, scale: Int, decimals: Int? = nil) {
+        var magnitude = magnitude
+        var scale = scale
+        if let decimals, decimals < scale {
+            magnitude = roundedQuotient(magnitude, powerOfTenInteger(scale - decimals))
+            scale = decimals
+        }
+        let unit = powerOfTenInteger(scale)
+        let integerPart = magnitude / unit
+        let fraction = magnitude % unit
+        // Zero prints as 0 whatever its sign (-0.0, or -0.00001 rounded to 4 decimals).
+        if negative && magnitude != 0 { append(UInt8(ascii: "-")) }
+        appendDigits(integerPart)
+        guard fraction != 0 else { return }
+        let start = reserve(scale + 1)
+        start[0] = UInt8(ascii: ".")
+        writeDigits(fraction, length: scale, at: start + 1)
+        var length = scale
+        while start[length] == UInt8(ascii: "0") { length -= 1 }
+        count += length + 1
+    }
+
     /// Plain positional notation: `-0.00006`, `123.4`, `10000000000000000`.
     public func append(_ number: DecimalNumber) {
-        // Zero prints as 0 whatever its sign (-0.0, or -0.00001 rounded to 4 decimals).
-        if number.negative && number.significand != 0 { append(UInt8(ascii: "-")) }
         if number.exponent >= 0 {
+            if number.negative && number.significand != 0 { append(UInt8(ascii: "-")) }
             appendDigits(number.significand)
             if number.significand != 0 {
                 for _ in 0..<number.exponent { append(UInt8(ascii: "0")) }
             }
-            return
-        }
-        let start = count
-        appendDigits(number.significand)
-        let digitCount = count - start
-        let pointAt = digitCount + number.exponent  // digits before the decimal point
-        if pointAt > 0 {
-            // Shift the fraction right by one to make room for the point.
-            let fraction = digitCount - pointAt
-            let p = reserve(1)
-            UnsafeMutableRawPointer(p - fraction + 1).copyMemory(from: p - fraction, byteCount: fraction)
-            (p - fraction).pointee = UInt8(ascii: ".")
-            count += 1
+        } else if -number.exponent <= 19 {
+            appendScaled(negative: number.negative, magnitude: number.significand, scale: -number.exponent)
         } else {
-            let leadingZeros = -pointAt
-            let total = 2 + leadingZeros
-            let p = reserve(total)
-            let digits = p - digitCount
-            UnsafeMutableRawPointer(digits + total).copyMemory(from: digits, byteCount: digitCount)
-            digits[0] = UInt8(ascii: "0"); digits[1] = UInt8(ascii: ".")
-            for i in 0..<leadingZeros { digits[2 + i] = UInt8(ascii: "0") }
-            count += total
+            // Tinier than 10^-19: "0." then zeros, then the digits.
+            if number.negative { append(UInt8(ascii: "-")) }
+            append("0.")
+            let zeros = -number.exponent - decimalDigitCount(number.significand)
+            for _ in 0..<zeros { append(UInt8(ascii: "0")) }
+            appendDigits(number.significand)
         }
     }
 
@@ -201,6 +272,10 @@ extension ByteBuffer {
     /// Non-finite values have no JSON form; callers reject them before output.
     @inline(__always)
     public func appendNumber(_ value: Double, decimals: Int? = nil) {
+        if let (scaled, scale) = DecimalNumber.scaledExactly(value.magnitude) {
+            appendScaled(negative: value < 0, magnitude: scaled, scale: scale, decimals: decimals)
+            return
+        }
         guard var number = DecimalNumber(shortest: value) else {
             preconditionFailure("non-finite number reached the output")
         }

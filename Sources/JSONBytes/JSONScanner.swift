@@ -231,58 +231,65 @@ public struct JSONScanner {
     @inline(__always)
     public mutating func number() throws(JSONError) -> Double {
         skipWhitespace()
+        let base = bytes.baseAddress!
         let start = position
-        var negative = false
-        if position < end && bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        var p = position
+        let negative = p < end && base[p] == UInt8(ascii: "-")
+        if negative { p += 1 }
+        // Integer part: "0" alone, or a non-zero digit and more.
+        let integerStart = p
         var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        guard position < end, isDigit(bytes[position]) else {
-            throw error(position < end ? "expected a number, found \(describeNext())" : "expected a number, found end of line")
+        while p < end {
+            let digit = base[p] &- 48
+            if digit >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            p += 1
         }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < end && isDigit(bytes[position]) { throw error("leading zero in a number", at: start) }
-        } else {
-            while position < end, isDigit(bytes[position]) {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- 48) } else { exponent += 1 }
-                digits += 1
-                position += 1
+        let integerDigits = p - integerStart
+        guard integerDigits > 0 else {
+            position = p
+            throw error(p < end ? "expected a number, found \(describeNext())" : "expected a number, found end of line")
+        }
+        if integerDigits > 1 && base[integerStart] == UInt8(ascii: "0") {
+            throw error("leading zero in a number", at: start)
+        }
+        var fractionDigits = 0
+        if p < end && base[p] == UInt8(ascii: ".") {
+            p += 1
+            let fractionStart = p
+            while p < end {
+                let digit = base[p] &- 48
+                if digit >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                p += 1
             }
+            fractionDigits = p - fractionStart
+            guard fractionDigits > 0 else { position = p; throw error("expected a digit after '.'") }
         }
-        if position < end && bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < end, isDigit(bytes[position]) else { throw error("expected a digit after '.'") }
-            while position < end, isDigit(bytes[position]) {
-                if digits < 19 {
-                    if mantissa != 0 || bytes[position] != UInt8(ascii: "0") { digits += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- 48)
-                    exponent -= 1
-                } else { digits += 1 }
-                position += 1
-            }
-        }
-        if position < end && (bytes[position] | 0x20) == UInt8(ascii: "e") {
-            position += 1
+        var exponent = -fractionDigits
+        if p < end && (base[p] | 0x20) == UInt8(ascii: "e") {
+            p += 1
             var exponentSign = 1
-            if position < end && (bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+")) {
-                if bytes[position] == UInt8(ascii: "-") { exponentSign = -1 }
-                position += 1
+            if p < end && (base[p] == UInt8(ascii: "-") || base[p] == UInt8(ascii: "+")) {
+                if base[p] == UInt8(ascii: "-") { exponentSign = -1 }
+                p += 1
             }
-            guard position < end, isDigit(bytes[position]) else { throw error("expected a digit in the exponent") }
+            guard p < end, isDigit(base[p]) else { position = p; throw error("expected a digit in the exponent") }
             var power = 0
-            while position < end, isDigit(bytes[position]) {
-                if power < 100_000 { power = power * 10 + Int(bytes[position] - 48) }
-                position += 1
+            while p < end, isDigit(base[p]) {
+                if power < 100_000 { power = power * 10 + Int(base[p] - 48) }
+                p += 1
             }
             exponent += exponentSign * power
         }
-        if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+        position = p
+        // With at most 19 digits the mantissa did not wrap (leading zeros count, harmlessly).
+        if integerDigits + fractionDigits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
             var value = Double(mantissa)
-            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
             return negative ? -value : value
         }
-        return slowNumber(start..<position)
+        return slowNumber(start..<p)
     }
 
     private func slowNumber(_ range: Range<Int>) -> Double {

@@ -140,9 +140,14 @@ public struct PolylineEncoder {
     @inline(__always)
     func rounded(_ value: Double) throws(PolylineError) -> Int64 {
         guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
-        let scaled = (value * factor).rounded(.toNearestOrAwayFromZero)
+        let scaled = value * factor
         guard scaled >= -0x1p63 && scaled < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
-        return Int64(scaled)
+        // Truncate, then step away from zero when the exact remainder is at least one half:
+        // conversions only, no libm call.
+        var integer = Int64(scaled)
+        let remainder = scaled - Double(integer)
+        if remainder >= 0.5 { integer += 1 } else if remainder <= -0.5 { integer -= 1 }
+        return integer
     }
 
     /// Appends the encoding of one point to `output` through `write`.

@@ -109,7 +109,7 @@ final class NumberTests: XCTestCase {
         for _ in 0..<50_000 {
             let precision = Int.random(in: 0...10, using: &generator)
             let integer = Int64.random(in: -180_0000000000...180_0000000000, using: &generator) / Int64(pow(10, Double(10 - precision)))
-            let value = Double(integer) / powersOfTen[precision]
+            let value = Double(integer) / powerOfTen(precision)
             let buffer = ByteBuffer()
             buffer.append(DecimalNumber(integer: integer, scale: precision))
             XCTAssertEqual(format(value), buffer.string)

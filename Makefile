@@ -46,7 +46,7 @@ demo:
 test: build unit-test e2e-test
 
 unit-test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 e2e-test:
 	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q tests/e2e

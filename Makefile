@@ -6,8 +6,8 @@ PYTHON ?= python3
 # Root installs directly; anyone else goes through sudo for the system packages.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-APT_PACKAGES = libproj-dev pkg-config jq
-PIP_PACKAGES = polyline pytest
+APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin
+PIP_PACKAGES = polyline pytest pyproj geographiclib
 
 .PHONY: all build setup install uninstall demo test unit-test e2e-test bench clean
 
@@ -20,7 +20,7 @@ setup:
 		echo "Installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c "import polyline, pytest" 2>/dev/null || \
+	@$(PYTHON) -c "import polyline, pytest, pyproj, geographiclib" 2>/dev/null || \
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 

@@ -24,19 +24,26 @@ let package = Package(
         .target(name: "Polyline", swiftSettings: fast),
         // Declarative command descriptions, the argument parser, help and usage errors.
         .target(name: "GeoCommandLine"),
-        // Streaming record I/O shared by every command: framing, errors, rejects, ordered --jobs.
-        .target(name: "Records", dependencies: ["JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine"], swiftSettings: fast),
+        // Edge lengths and positions along edges for every --kind, on PROJ: the only PROJ caller.
+        .target(name: "Geodesy", dependencies: ["CProj", "GeoJSON"], swiftSettings: fast),
+        // Streaming record I/O shared by every command: framing, errors, rejects, ordered --jobs,
+        // and the option groups commands share (input formats, geodesy).
+        .target(name: "Records", dependencies: ["JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Geodesy"], swiftSettings: fast),
 
         // One module per command.
         .target(name: "EncodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "DecodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
 
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
-        .target(name: "GeoDispatcher", dependencies: ["GeoCommandLine", "EncodeCommand", "DecodeCommand"]),
+        .target(name: "GeoDispatcher", dependencies: [
+            "GeoCommandLine", "Records", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
+        ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "GeoDispatcher",
+            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "GeoDispatcher",
         ]),
     ]
 )

@@ -59,12 +59,7 @@ public struct EncodeHandler: RecordHandler {
             if json {
                 output.write(feature, from: record, adding: try properties(of: feature.geometry))
             } else {
-                let path = try singlePath(of: feature.geometry)
-                output.beginRecord()
-                // The empty path as `""`: a blank line would be skipped when read back.
-                if path.isEmpty { output.buffer.append("\"\"") }
-                try encode(path, into: output.buffer)
-                output.endRecord()
+                try output.writePolyline(try singlePath(of: feature.geometry), precision: precision)
             }
         }
     }
@@ -105,15 +100,7 @@ public struct EncodeHandler: RecordHandler {
 
     func text(_ path: Path) throws -> JSONValue {
         let buffer = ByteBuffer(capacity: path.count * 8 + 16)
-        try encode(path, into: buffer)
+        try appendPolyline(path, precision: precision, to: buffer)
         return .string(buffer.string)
-    }
-
-    @inline(__always)
-    func encode(_ path: Path, into buffer: ByteBuffer) throws {
-        var encoder = PolylineEncoder(precision: precision)
-        for position in path {
-            try encoder.append(latitude: position.latitude, longitude: position.longitude) { buffer.append($0) }
-        }
     }
 }

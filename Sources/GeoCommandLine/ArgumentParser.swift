@@ -111,6 +111,9 @@ public enum ArgumentParser {
     /// begins (`--prec`), else the nearest by edit distance if that is near enough.
     public static func suggestion(for word: String, among candidates: [String], prefix: String) -> String {
         guard word.count > 1 else { return "" }
+        if let sameLetters = candidates.first(where: { $0.lowercased() == word.lowercased() }) {
+            return "; did you mean '\(prefix)\(sameLetters)'?"
+        }
         if word.count >= 3, let extended = candidates.first(where: { $0.hasPrefix(word) }) {
             return "; did you mean '\(prefix)\(extended)'?"
         }

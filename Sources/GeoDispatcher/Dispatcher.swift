@@ -3,6 +3,8 @@ import Glibc
 #endif
 import DecodeCommand
 import EncodeCommand
+import InterpolateCommand
+import LengthCommand
 import GeoCommandLine
 import Records
 
@@ -12,7 +14,7 @@ public enum Dispatcher {
     public static let version = "0.1.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

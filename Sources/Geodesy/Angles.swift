@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Angles in degrees, reduced exactly before converting to radians (GeographicLib's `sincosd`):
+/// sin 90° is exactly 1 and cos 90° exactly 0, which matters next to the poles.
+@inline(__always)
+func sincosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
+    var reduced = remainder(degrees, 360)  // [-180, 180]
+    let quarter = (reduced / 90).rounded()
+    reduced -= 90 * quarter
+    let radians = reduced * .pi / 180
+    let s = sin(radians), c = cos(radians)
+    switch Int(quarter) & 3 {
+    case 0: return (s, c)
+    case 1: return (c, -s)
+    case 2: return (-s, -c)
+    default: return (-c, s)
+    }
+}
+
+/// A longitude in [-180, 180] (180 stays 180, as PROJ prints it).
+@inline(__always)
+public func normalizedLongitude(_ degrees: Double) -> Double {
+    let reduced = remainder(degrees, 360)
+    return reduced == -180 && degrees > 0 ? 180 : reduced
+}
+
+/// The signed difference λ2 − λ1 reduced to [-180, 180]: the short way round.
+@inline(__always)
+func longitudeDifference(_ from: Double, _ to: Double) -> Double {
+    remainder(to - from, 360)
+}
+
+/// Neumaier's compensated summation: adding a million edge lengths loses nothing visible.
+public struct CompensatedSum: Sendable {
+    public private(set) var sum = 0.0
+    private var compensation = 0.0
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func add(_ value: Double) {
+        let total = sum + value
+        if abs(sum) >= abs(value) {
+            compensation += (sum - total) + value
+        } else {
+            compensation += (value - total) + sum
+        }
+        sum = total
+    }
+
+    public var value: Double { sum + compensation }
+}

@@ -1,0 +1,201 @@
+import GeoCommandLine
+import Geodesy
+import GeoJSON
+import Records
+
+/// `geo interpolate`: points along a path (GMSGeometryInterpolate), or the path densified.
+public struct Interpolate: StreamingCommand {
+    public static let description = CommandDescription(
+        name: "interpolate",
+        summary: "points along each path, or the path densified, by --kind",
+        discussion: """
+        Walks each record's path (a LineString; a Point is a path of one point), every edge \
+        following --kind, and replaces its geometry. Give exactly one of:
+
+        --fraction F (0 to 1) or --distance D (metres from the start; negative counts back from \
+        the end): one Point, with properties.fraction and properties.distance_m saying where it \
+        is. For a two-point path --fraction is GMSGeometryInterpolate, on the ellipsoid. A \
+        distance beyond either end of the path is a bad record.
+
+        --every D: a MultiPoint with points at 0, D, 2D, ... and the end. --count N: N points \
+        evenly spaced by length, both ends included.
+
+        --densify D: the path as a LineString with its own vertices kept and points inserted so \
+        that no edge is longer than D metres, each edge cut into equal parts along its own kind: \
+        what drawing a geodesic or rhumb polyline on a Mercator map needs. Densify also works on \
+        every ring and part of Polygons and Multi* geometries.
+
+        Distances are metres on the ellipsoid (Web Mercator metres with --kind projected). Points \
+        are on their edge to PROJ's accuracy (geod_inverseline + geod_position for geodesics), \
+        with longitudes in [-180, 180]; the path's own vertices are copied exactly.
+        """,
+        options: [
+            OptionSpec("fraction", value: .number, valueName: "F", help: "One point at this fraction (0 to 1) of the path's length."),
+            OptionSpec("distance", value: .number, valueName: "D", help: "One point D metres from the start (negative: from the end)."),
+            OptionSpec("every", value: .number, valueName: "D", help: "Points every D metres, the end included (a MultiPoint)."),
+            OptionSpec("count", value: .integer(2...100_000_000), help: "N points evenly spaced by length, both ends included (a MultiPoint)."),
+            OptionSpec("densify", value: .number, valueName: "D", help: "The path with points inserted so that no edge is longer than D metres."),
+        ] + GeodesyOptions.options + PathInput.options + [PathOutput.option, StreamOptions.digits]
+            + StreamOptions.geoJSONFraming + StreamOptions.common,
+        examples: [
+            Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-122.4194,37.7749],[-74.006,40.7128]]}' | geo interpolate --fraction 0.5",
+                    "The geodesic midpoint of San Francisco and New York on WGS84."),
+            Example("geo interpolate --every 1000 --from polyline route.txt",
+                    "A point every kilometre along each route, and its end."),
+            Example("geo interpolate --densify 50000 flights.ndjson > flights-drawable.ndjson",
+                    "Geodesic flight paths that draw as curves on a Web Mercator map."),
+        ])
+
+    enum Mode: Sendable {
+        case fraction(Double)
+        case distance(Double)
+        case every(Double)
+        case count(Int)
+        case densify(Double)
+    }
+
+    public let options: StreamOptions
+    public let handler: InterpolateHandler
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        let given = ["fraction", "distance", "every", "count", "densify"].filter(arguments.has)
+        guard given.count == 1 else {
+            throw UsageError(given.isEmpty ? "give one of --fraction, --distance, --every, --count or --densify"
+                                           : "--\(given[0]) and --\(given[1]) cannot be combined")
+        }
+        let mode: Mode
+        switch given[0] {
+        case "fraction":
+            let fraction = arguments.number("fraction")!
+            guard (0...1).contains(fraction) else { throw UsageError("--fraction takes a number from 0 to 1, not '\(arguments.value("fraction")!)'") }
+            mode = .fraction(fraction)
+        case "distance": mode = .distance(arguments.number("distance")!)
+        case "count": mode = .count(arguments.integer("count")!)
+        default:
+            let name = given[0]
+            let step = arguments.number(name)!
+            guard step > 0 else { throw UsageError("--\(name) takes a distance in metres greater than 0, not '\(arguments.value(name)!)'") }
+            mode = name == "every" ? .every(step) : .densify(step)
+        }
+        let format = PathOutput(arguments)
+        options = try StreamOptions(arguments, jsonOutput: format.isGeoJSON)
+        handler = InterpolateHandler(input: PathInput(arguments), output: format,
+                                     model: try GeodesyOptions.model(arguments), mode: mode)
+    }
+}
+
+public struct InterpolateHandler: RecordHandler {
+    let input: PathInput
+    let output: PathOutput
+    let model: EdgeModel
+    let mode: Interpolate.Mode
+
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordOutput) throws {
+        try input.readFeatures(record) { feature in
+            switch mode {
+            case .densify(let step):
+                try out.write(feature, from: record, replacing: try densified(feature.geometry, step), as: output)
+            case .fraction, .distance:
+                let path = try singlePath(feature.geometry)
+                let total = model.length(of: path)
+                let distance = try target(total: total)
+                let point = positions(along: path, at: [distance])[0]
+                try out.write(feature, from: record, replacing: .point(point),
+                              adding: [("fraction", .number(total > 0 ? distance / total : 0)), ("distance_m", .number(distance))],
+                              as: output)
+            case .every(let step):
+                let path = try singlePath(feature.geometry)
+                let total = model.length(of: path)
+                var distances: [Double] = []
+                var k = 0.0
+                while k * step < total { distances.append(k * step); k += 1 }
+                distances.append(total)
+                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances)), as: output)
+            case .count(let count):
+                let path = try singlePath(feature.geometry)
+                let total = model.length(of: path)
+                let distances = (0..<count).map { $0 == count - 1 ? total : total * Double($0) / Double(count - 1) }
+                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances)), as: output)
+            }
+        }
+    }
+
+    /// The path a point mode walks: a LineString, or a Point as a path of one point.
+    func singlePath(_ geometry: Geometry?) throws -> Path {
+        let path: Path
+        switch geometry {
+        case .lineString(let line): path = line
+        case .point(let position): path = [position]
+        case nil: throw GeoJSONError("a null geometry has no path to interpolate along")
+        case .some(let other): throw GeoJSONError("interpolate walks a LineString, not a \(other.typeName) (--densify takes any geometry)")
+        }
+        guard !path.isEmpty else { throw GeoJSONError("an empty LineString has no point to interpolate") }
+        try model.validate(path)
+        return path
+    }
+
+    /// The distance from the start that --fraction or --distance asks for.
+    func target(total: Double) throws -> Double {
+        switch mode {
+        case .fraction(let fraction): return fraction == 1 ? total : fraction * total
+        case .distance(let distance):
+            let fromStart = distance < 0 ? total + distance : distance
+            guard fromStart >= 0 && fromStart <= total else {
+                throw GeoJSONError("distance \(distance) m is beyond the path, which is \(total) m long")
+            }
+            return fromStart
+        default: preconditionFailure("not a single-point mode")
+        }
+    }
+
+    /// The positions at increasing `distances` from the start, walking each edge once.
+    func positions(along path: Path, at distances: [Double]) -> [Position] {
+        var result: [Position] = []
+        result.reserveCapacity(distances.count)
+        var index = 0
+        var edgeStart = 0.0
+        var edge = path.count > 1 ? model.edge(path[0], path[1]) : nil
+        for distance in distances {
+            while let current = edge, distance > edgeStart + current.length, index + 2 < path.count {
+                edgeStart += current.length
+                index += 1
+                edge = model.edge(path[index], path[index + 1])
+            }
+            if let edge {
+                result.append(edge.position(atDistance: distance - edgeStart))
+            } else {
+                result.append(Position(longitude: normalizedLongitude(path[0].longitude), latitude: path[0].latitude))
+            }
+        }
+        return result
+    }
+
+    func densified(_ geometry: Geometry?, _ step: Double) throws -> Geometry? {
+        switch geometry {
+        case nil: return nil
+        case .point, .multiPoint: return geometry
+        case .lineString(let path): return .lineString(try densified(path, step))
+        case .multiLineString(let paths): return .multiLineString(try paths.map { try densified($0, step) })
+        case .polygon(let rings): return .polygon(try rings.map { try densified($0, step) })
+        case .multiPolygon(let polygons): return .multiPolygon(try polygons.map { try $0.map { try densified($0, step) } })
+        case .geometryCollection(let members): return .geometryCollection(try members.map { try densified($0, step)! })
+        }
+    }
+
+    /// Every edge longer than `step` cut into the fewest equal parts no longer than `step`.
+    func densified(_ path: Path, _ step: Double) throws -> Path {
+        try model.validate(path)
+        guard path.count > 1 else { return path }
+        var result: Path = [path[0]]
+        for index in 1..<path.count {
+            let edge = model.edge(path[index - 1], path[index])
+            let parts = (edge.length / step).rounded(.up)
+            if parts > 1 {
+                guard parts <= 10_000_000 else { throw GeoJSONError("--densify \(step) would put \(Int(parts)) points on one edge") }
+                for k in 1..<Int(parts) { result.append(edge.position(atDistance: edge.length * Double(k) / parts)) }
+            }
+            result.append(path[index])
+        }
+        return result
+    }
+}

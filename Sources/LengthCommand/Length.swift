@@ -1,0 +1,105 @@
+import GeoCommandLine
+import Geodesy
+import GeoJSON
+import Records
+
+/// `geo length`: the length of each path by --kind, GMSGeometryLength on the ellipsoid.
+public struct Length: StreamingCommand {
+    public static let description = CommandDescription(
+        name: "length",
+        summary: "add the length of each path, geodesic, rhumb or projected",
+        discussion: """
+        Adds properties.length_m (rename it with --field): the length of the record's path, each \
+        edge following --kind, summed with compensation. A Polygon's length is its perimeter: \
+        every ring, each closed. Multi-geometries and GeometryCollections sum their parts; a \
+        Point, a MultiPoint and a null geometry have length 0. The geometry and every other \
+        member are copied unchanged. With --cumulative, properties.cumulative_m also gives the \
+        distance from the start at each vertex, shaped like the coordinates (one array per \
+        LineString or ring, each starting at 0).
+
+        Accuracy: geodesic lengths are PROJ's geod_inverse (Karney's algorithm), within 15 \
+        nanometres per edge on WGS84. Rhumb lengths agree with GeographicLib's RhumbSolve within \
+        1e-7 m per edge. Projected lengths are in Web Mercator metres (divide by pi*a for the \
+        Maps SDK's GMSMapPoint units) and equal PROJ's EPSG:3857 coordinates; a latitude of \
+        exactly 90 or -90 is a bad record there. With --sphere 6371009 the results are the Maps \
+        SDK's own (San Francisco to New York: 4129091.998 m).
+        """,
+        options: [
+            OptionSpec("field", value: .text, valueName: "NAME", default: "length_m",
+                       help: "The property the length goes in."),
+            OptionSpec("cumulative", help: "Also add properties.cumulative_m, the distance from the start at each vertex."),
+        ] + GeodesyOptions.options + PathInput.options + StreamOptions.geoJSONFraming + StreamOptions.common,
+        examples: [
+            Example("geo decode routes.txt | geo length | jq .properties.length_m",
+                    "Geodesic length of each route on WGS84, in metres."),
+            Example("geo length --from polyline --sphere 6371009 routes.txt",
+                    "Lengths as the Maps SDK computes them (GMSGeometryLength, spherical)."),
+            Example("geo length --kind rhumb --cumulative tracks.ndjson",
+                    "Rhumb-line lengths, with the distance travelled at each vertex."),
+        ])
+
+    public let options: StreamOptions
+    public let handler: LengthHandler
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try StreamOptions(arguments, jsonOutput: true)
+        handler = LengthHandler(input: PathInput(arguments), model: try GeodesyOptions.model(arguments),
+                                field: arguments.value("field") ?? "length_m", cumulative: arguments.has("cumulative"))
+    }
+}
+
+public struct LengthHandler: RecordHandler {
+    let input: PathInput
+    let model: EdgeModel
+    let field: String
+    let cumulative: Bool
+
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+        try input.readFeatures(record) { feature in
+            var added: [(String, JSONValue)] = [(field, .number(try length(of: feature.geometry)))]
+            if cumulative { added.append(("cumulative_m", try cumulativeLengths(of: feature.geometry))) }
+            output.write(feature, from: record, adding: added)
+        }
+    }
+
+    func length(of geometry: Geometry?) throws -> Double {
+        switch geometry {
+        case nil, .point, .multiPoint:
+            return 0
+        case .lineString(let path):
+            try model.validate(path)
+            return model.length(of: path)
+        case .multiLineString(let paths):
+            return try sum(paths.map { path in try model.validate(path); return model.length(of: path) })
+        case .polygon(let rings):
+            return try sum(rings.map { ring in try model.validate(ring); return model.length(of: ring, closed: true) })
+        case .multiPolygon(let polygons):
+            return try sum(polygons.map { try length(of: .polygon($0)) })
+        case .geometryCollection(let members):
+            return try sum(members.map { try length(of: $0) })
+        }
+    }
+
+    func sum(_ lengths: [Double]) -> Double {
+        var total = CompensatedSum()
+        for length in lengths { total.add(length) }
+        return total.value
+    }
+
+    /// The distance from the start at each vertex, shaped like the coordinates.
+    func cumulativeLengths(of geometry: Geometry?) throws -> JSONValue {
+        func numbers(_ path: Path) throws -> JSONValue {
+            try model.validate(path)
+            return .array(model.cumulativeLengths(of: path).map { .number($0) })
+        }
+        switch geometry {
+        case nil: return .array([])
+        case .point: return .array([.number(0)])
+        case .multiPoint(let points): return .array(points.map { _ in .number(0) })
+        case .lineString(let path): return try numbers(path)
+        case .multiLineString(let paths), .polygon(let paths): return .array(try paths.map(numbers))
+        case .multiPolygon(let polygons): return .array(try polygons.map { .array(try $0.map(numbers)) })
+        case .geometryCollection(let members): return .array(try members.map(cumulativeLengths))
+        }
+    }
+}

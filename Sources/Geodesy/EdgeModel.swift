@@ -26,16 +26,14 @@ public struct GeodesyError: Error, CustomStringConvertible, Sendable {
 public struct EdgeModel: Sendable {
     public let earth: Earth
     public let kind: EdgeKind
-    let geodesic: geod_geodesic
+    let geodesic: Geodesic
     let rhumb: RhumbMath
 
     public init(earth: Earth, kind: EdgeKind) {
         self.earth = earth
         self.kind = kind
-        var g = geod_geodesic()
-        geod_init(&g, earth.a, earth.f)
-        geodesic = g
-        rhumb = RhumbMath(earth: earth, geodesic: g)
+        geodesic = Geodesic(earth)
+        rhumb = RhumbMath(earth: earth, geodesic: geodesic)
     }
 
     /// Checks that every position can be measured by this kind (latitudes are already within
@@ -53,8 +51,7 @@ public struct EdgeModel: Sendable {
         switch kind {
         case .geodesic:
             var s12 = 0.0
-            var g = geodesic
-            geod_inverse(&g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
+            geod_inverse(geodesic.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
             return s12
         case .rhumb:
             return rhumb.inverse(a.latitude, a.longitude, b.latitude, b.longitude).length
@@ -122,8 +119,7 @@ public struct Edge {
         end = b
         switch model.kind {
         case .geodesic:
-            var g = model.geodesic
-            geod_inverseline(&line, &g, a.latitude, a.longitude, b.latitude, b.longitude,
+            geod_inverseline(&line, model.geodesic.pointer, a.latitude, a.longitude, b.latitude, b.longitude,
                              GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_DISTANCE_IN.rawValue)
             length = line.s13
         case .rhumb:
@@ -142,8 +138,7 @@ public struct Edge {
         switch model.kind {
         case .geodesic:
             var latitude = 0.0, longitude = 0.0
-            var copy = line
-            geod_position(&copy, distance, &latitude, &longitude, nil)
+            withUnsafePointer(to: line) { geod_position($0, distance, &latitude, &longitude, nil) }
             return Position(longitude: longitude, latitude: latitude)
         case .rhumb:
             let (latitude, longitude) = model.rhumb.position(start.latitude, start.longitude, azimuth: azimuth, distance: distance)
@@ -160,4 +155,17 @@ public struct Edge {
     public func position(atFraction fraction: Double) -> Position {
         position(atDistance: fraction * length)
     }
+}
+
+/// PROJ's geodesic parameters for one Earth, initialised once and shared read-only by every
+/// thread (geod_geodesic is a few hundred bytes: passing a pointer avoids copying it per edge).
+final class Geodesic: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<geod_geodesic>
+
+    init(_ earth: Earth) {
+        pointer = .allocate(capacity: 1)
+        geod_init(pointer, earth.a, earth.f)
+    }
+
+    deinit { pointer.deallocate() }
 }

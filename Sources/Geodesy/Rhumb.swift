@@ -14,10 +14,10 @@ import CProj
 /// meridian: its length is the meridian arc.
 struct RhumbMath: Sendable {
     let earth: Earth
-    let geodesic: geod_geodesic
+    let geodesic: Geodesic
     let e2: Double
 
-    init(earth: Earth, geodesic: geod_geodesic) {
+    init(earth: Earth, geodesic: Geodesic) {
         self.earth = earth
         self.geodesic = geodesic
         e2 = earth.e2
@@ -39,8 +39,7 @@ struct RhumbMath: Sendable {
     /// Signed meridian arc from φ1 to φ2, metres.
     func meridianArc(_ latitude1: Double, _ latitude2: Double) -> Double {
         var s12 = 0.0
-        var g = geodesic
-        geod_inverse(&g, latitude1, 0, latitude2, 0, &s12, nil, nil)
+        geod_inverse(geodesic.pointer, latitude1, 0, latitude2, 0, &s12, nil, nil)
         return latitude2 >= latitude1 ? s12 : -s12
     }
 
@@ -98,9 +97,8 @@ struct RhumbMath: Sendable {
         let east = distance * sin(azimuth)
         var latitude = latitude1
         if north != 0 {
-            var g = geodesic
             var longitude = 0.0
-            geod_direct(&g, latitude1, 0, north >= 0 ? 0 : 180, abs(north), &latitude, &longitude, nil)
+            geod_direct(geodesic.pointer, latitude1, 0, north >= 0 ? 0 : 180, abs(north), &latitude, &longitude, nil)
             if abs(longitude) > 90 { latitude = north >= 0 ? 90 : -90 }  // went over the pole: clamp
         }
         if east == 0 || abs(latitude) == 90 { return (latitude, normalizedLongitude(longitude1)) }

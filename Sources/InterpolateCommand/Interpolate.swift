@@ -100,8 +100,10 @@ public struct InterpolateHandler: RecordHandler {
                 let total = model.length(of: path)
                 let distance = try target(total: total)
                 let point = positions(along: path, at: [distance])[0]
+                var fraction = total > 0 ? distance / total : 0
+                if case .fraction(let requested) = mode { fraction = requested }
                 try out.write(feature, from: record, replacing: .point(point),
-                              adding: [("fraction", .number(total > 0 ? distance / total : 0)), ("distance_m", .number(distance))],
+                              adding: [("fraction", .number(fraction)), ("distance_m", .number(distance))],
                               as: output)
             case .every(let step):
                 let path = try singlePath(feature.geometry)

@@ -64,7 +64,13 @@ public struct LengthHandler: RecordHandler {
 
     func length(of geometry: Geometry?) throws -> Double {
         switch geometry {
-        case nil, .point, .multiPoint:
+        case nil:
+            return 0
+        case .point(let position):
+            try model.validate([position])
+            return 0
+        case .multiPoint(let points):
+            try model.validate(points)
             return 0
         case .lineString(let path):
             try model.validate(path)

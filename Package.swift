@@ -35,10 +35,12 @@ let package = Package(
         .target(name: "DecodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
 
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "Records", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
+            "CircleCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
 

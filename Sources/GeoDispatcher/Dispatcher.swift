@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CircleCommand
 import DecodeCommand
 import EncodeCommand
 import InterpolateCommand
@@ -14,7 +15,7 @@ public enum Dispatcher {
     public static let version = "0.1.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

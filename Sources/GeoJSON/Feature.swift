@@ -1,3 +1,5 @@
+import JSONBytes
+
 /// One input Feature, as byte ranges into the record it was read from plus its parsed geometry.
 /// Members geo does not interpret (`id`, `bbox`, foreign members) are kept as raw bytes, in
 /// input order, so they pass through untouched.
@@ -31,5 +33,23 @@ public struct Feature: Sendable {
         self.geometry = geometry
         self.geometryBytes = geometryBytes
         self.propertiesBytes = propertiesBytes
+    }
+}
+
+extension Feature {
+    /// The number in properties.NAME, or nil when it is missing or not a number.
+    public func numberProperty(_ name: String, in source: UnsafeBufferPointer<UInt8>) throws -> Double? {
+        guard let properties = propertiesBytes, source[properties.lowerBound] == UInt8(ascii: "{") else { return nil }
+        var scanner = JSONScanner(source, position: properties.lowerBound)
+        guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return nil }
+        repeat {
+            let key = try scanner.key()
+            let next = scanner.peek()
+            if scanner.text(key) == name, let next, next == UInt8(ascii: "-") || (next >= 48 && next <= 57) {
+                return try scanner.number()
+            }
+            try scanner.skipValue()
+        } while try scanner.next(UInt8(ascii: "}"))
+        return nil
     }
 }

@@ -52,9 +52,20 @@ final class ChunkReader {
     private var leftover: [UInt8] = []
     private(set) var bytesRead = 0
 
+    private var literal: (bytes: [UInt8], source: String)?
+
     init(paths: [String], chunkSize: Int = ChunkReader.defaultChunkSize) {
         self.paths = paths.reversed()
         self.chunkSize = chunkSize
+    }
+
+    var readsFiles: Bool { literal == nil }
+
+    /// One record given on the command line (`--center`) instead of files.
+    init(literal bytes: [UInt8], source: String) {
+        paths = []
+        chunkSize = ChunkReader.defaultChunkSize
+        literal = (bytes + [UInt8(ascii: "\n")], source)
     }
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
@@ -74,6 +85,13 @@ final class ChunkReader {
 
     /// The next chunk, or nil when every input is read.
     func next() throws(InputFailure) -> Chunk? {
+        if let (bytes, source) = literal {
+            literal = nil
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+            buffer.initialize(from: bytes, count: bytes.count)
+            return Chunk(bytes: buffer, count: bytes.count, source: source, firstLine: 1,
+                         delimiter: UInt8(ascii: "\n"), startsFile: true)
+        }
         while true {
             if fd < 0 {
                 guard let path = paths.popLast() else { return nil }

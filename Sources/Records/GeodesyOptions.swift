@@ -7,6 +7,10 @@ public enum GeodesyOptions {
     public static let options: [OptionSpec] = [
         OptionSpec("kind", value: .choice(EdgeKind.allCases.map(\.rawValue)), default: "geodesic",
                    help: "How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres)."),
+    ] + earthOptions
+
+    /// `--ellps` and `--sphere`: the figure of the Earth.
+    public static let earthOptions: [OptionSpec] = [
         OptionSpec("ellps", value: .choice(Earth.ellipsoidNames), valueName: "NAME", default: "WGS84",
                    help: "The ellipsoid, by PROJ's name (WGS84, GRS80, intl, clrk66, ...: 'proj -le' lists them)."),
         OptionSpec("sphere", value: .number, valueName: "R",

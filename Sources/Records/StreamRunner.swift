@@ -18,10 +18,19 @@ public struct StreamRunner {
                                    decimals: options.decimals, strict: options.strict)
     }
 
+    /// Runs over one record given on the command line instead of the input files.
+    public func run(literal record: [UInt8], source: String) -> Int32 {
+        run(ChunkReader(literal: record, source: source))
+    }
+
     /// Runs to the end and returns the exit status (SPEC §3).
     public func run() -> Int32 {
+        run(ChunkReader(paths: options.inputs))
+    }
+
+    func run(_ reader: ChunkReader) -> Int32 {
         // Every input must open before anything is read or written: a typo costs nothing.
-        for path in options.inputs where path != "-" {
+        for path in options.inputs where path != "-" && reader.readsFiles {
             do { close(try ChunkReader.open(path)) } catch {
                 printError("geo \(command): \(error.message)\n")
                 return error.status
@@ -33,7 +42,6 @@ public struct StreamRunner {
             return error.status
         }
         if let status = sink.start() { return status }
-        let reader = ChunkReader(paths: options.inputs)
         if options.jobs <= 1 {
             while true {
                 let chunk: Chunk?

@@ -1,0 +1,144 @@
+import GeoCommandLine
+import Geodesy
+import GeoJSON
+import Records
+
+/// `geo circle-to-polygon`: GMSCircle as a GeoJSON polygon, exact on the ellipsoid.
+public struct CircleToPolygon: StreamingCommand {
+    public static let description = CommandDescription(
+        name: "circle-to-polygon",
+        summary: "GMSCircle as a polygon: every vertex at the radius on the ellipsoid",
+        discussion: """
+        Makes the polygon of a circle: all points at geodesic distance --radius from a centre, on \
+        the ellipsoid (--ellps, default WGS84) or a sphere (--sphere; 6371009 is the Maps SDK's). \
+        One circle from --center LAT,LNG --radius R, which reads no input; or one per Point record \
+        on input, with --radius R or --radius-field NAME (a property holding metres). Properties \
+        are kept; properties.radius_m and properties.center ([lng, lat]) are set.
+
+        Vertices come from PROJ's geodesic direct problem at azimuths -360*i/N, so the exterior \
+        ring runs counter-clockwise and is closed (RFC 7946); each vertex is at the radius to \
+        within nanometres. --segments N gives N vertices (default 64); --tolerance M instead picks \
+        the fewest vertices such that no edge strays more than M metres inside the true circle \
+        (measured at the geodesic midpoint of every edge).
+
+        A circle crossing the antimeridian becomes a MultiPolygon cut at +-180 where each \
+        geodesic edge crosses it (not at a linearly interpolated latitude). A circle containing a \
+        pole becomes one Polygon that runs along the circle and closes over the pole through \
+        (+-180, +-90). A radius <= 0, or too large to be a circle (past the cut locus, pi*b, about \
+        19,970 km on WGS84), and a circle containing both poles are bad records (usage errors with \
+        --center). With --to polyline the uncut ring is written as an encoded path, which is what \
+        a GMSPolygon takes.
+        """,
+        operands: "[FILE...]",
+        options: [
+            OptionSpec("center", value: .text, valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read."),
+            OptionSpec("radius", value: .number, valueName: "R", help: "The radius in metres."),
+            OptionSpec("radius-field", value: .text, valueName: "NAME", help: "Take each circle's radius from properties.NAME (metres)."),
+            OptionSpec("segments", value: .integer(3...10_000_000), default: "64", help: "The number of vertices."),
+            OptionSpec("tolerance", value: .number, valueName: "M", help: "The fewest vertices such that no edge strays more than M metres from the circle."),
+        ] + GeodesyOptions.earthOptions + [
+            PathOutput.option,
+            OptionSpec("precision", short: "p", value: .integer(0...10), default: "5", help: "Decimal digits of --to polyline output."),
+            StreamOptions.digits,
+        ] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        examples: [
+            Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000",
+                    "A 5 km circle around San Francisco as a 64-vertex Polygon Feature."),
+            Example("geo circle-to-polygon --radius-field range_m --tolerance 1 stations.geojsonl",
+                    "A coverage circle per station, within 1 m of the true circle."),
+            Example("geo circle-to-polygon --center 89,0 --radius 500000 | ogrinfo -al /vsistdin/",
+                    "A cap around the North Pole, read by GDAL."),
+        ])
+
+    public let options: StreamOptions
+    public let handler: CircleHandler
+    let literalCenter: [UInt8]?
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        let output = PathOutput(arguments)
+        options = try StreamOptions(arguments, jsonOutput: output.isGeoJSON)
+        let earth = try GeodesyOptions.model(arguments).earth
+        if arguments.has("segments") && arguments.has("tolerance") { throw UsageError("--segments and --tolerance cannot be combined") }
+        if arguments.has("radius") == arguments.has("radius-field") {
+            throw UsageError(arguments.has("radius") ? "--radius and --radius-field cannot be combined" : "give --radius R or --radius-field NAME")
+        }
+        let tolerance = arguments.number("tolerance")
+        if let tolerance, !(tolerance > 0) { throw UsageError("--tolerance takes metres greater than 0, not '\(arguments.value("tolerance")!)'") }
+        let radius: CircleHandler.Radius = arguments.number("radius").map { .fixed($0) } ?? .field(arguments.value("radius-field")!)
+        handler = CircleHandler(earth: earth, radius: radius, segments: arguments.integer("segments") ?? 64,
+                                tolerance: tolerance, output: output)
+        if let center = arguments.value("center") {
+            guard arguments.operands.isEmpty else { throw UsageError("--center reads no input: drop \(arguments.operands[0])") }
+            guard case .fixed(let r) = radius else { throw UsageError("--center needs --radius R") }
+            let parts = center.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let latitude = Double(parts[0].trimmingSpaces), let longitude = Double(parts[1].trimmingSpaces),
+                  latitude.isFinite, longitude.isFinite else {
+                throw UsageError("--center takes LAT,LNG (like 37.7749,-122.4194), not '\(center)'")
+            }
+            guard (-90...90).contains(latitude) else { throw UsageError("--center latitude \(latitude) is outside [-90, 90]") }
+            do {
+                _ = try GeodesicCircle(center: Position(longitude: longitude, latitude: latitude), radius: r, earth: earth)
+            } catch {
+                throw UsageError(error.description)
+            }
+            // The one record --center stands for.
+            literalCenter = Array("{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}".utf8)
+        } else {
+            literalCenter = nil
+        }
+    }
+
+    public func run() -> Int32 {
+        let runner = StreamRunner(command: Self.description.name, options: options, handler: handler)
+        if let literalCenter { return runner.run(literal: literalCenter, source: "--center") }
+        return runner.run()
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+public struct CircleHandler: RecordHandler {
+    enum Radius: Sendable {
+        case fixed(Double)
+        case field(String)
+    }
+
+    let earth: Earth
+    let radius: Radius
+    let segments: Int
+    let tolerance: Double?
+    let output: PathOutput
+
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordOutput) throws {
+        try GeoJSONReader.readFeatures(record) { feature in
+            guard case .point(let center) = feature.geometry else {
+                throw GeoJSONError("a circle needs a Point centre, not \(feature.geometry.map { "a \($0.typeName)" } ?? "a null geometry")")
+            }
+            let metres: Double
+            switch radius {
+            case .fixed(let value): metres = value
+            case .field(let name):
+                guard let value = try feature.numberProperty(name, in: record) else {
+                    throw GeoJSONError("properties.\(name) is missing or not a number")
+                }
+                metres = value
+            }
+            let circle = try GeodesicCircle(center: center, radius: metres, earth: earth)
+            let ring = circle.ring(segments: try tolerance.map { try circle.segments(forTolerance: $0) } ?? segments)
+            if case .polyline(let precision) = output {
+                try out.writePolyline(ring, precision: precision)
+                return
+            }
+            out.write(feature, from: record, geometry: .replaced(circle.geometry(of: ring)),
+                      adding: [("radius_m", .number(metres)),
+                               ("center", .array([.number(center.longitude), .number(center.latitude)]))])
+        }
+    }
+}

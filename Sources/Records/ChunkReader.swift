@@ -41,7 +41,10 @@ let recordSeparator: UInt8 = 0x1E
 /// single record is longer than that.
 final class ChunkReader {
     static let defaultChunkSize = 256 * 1024
-    private let chunkSize: Int
+    /// The first chunks are small, until the output/input ratio is known.
+    static let firstChunkSize = 16 * 1024
+    /// How much one read asks for; see `adapt(to:)`.
+    var chunkSize: Int
 
     private var paths: [String]
     private var fd: Int32 = -1
@@ -54,12 +57,23 @@ final class ChunkReader {
 
     private var literal: (bytes: [UInt8], source: String)?
 
-    init(paths: [String], chunkSize: Int = ChunkReader.defaultChunkSize) {
+    init(paths: [String], chunkSize: Int = ChunkReader.firstChunkSize) {
         self.paths = paths.reversed()
         self.chunkSize = chunkSize
     }
 
     var readsFiles: Bool { literal == nil }
+
+    /// Output per chunk that keeps memory flat: commands that write much more than they read
+    /// (a Point becomes a 64-vertex circle) get smaller input chunks.
+    static let outputPerChunk = 2 * 1024 * 1024
+
+    /// The chunk size for the output/input ratio of the last chunk processed.
+    static func chunkSize(after result: ChunkResult) -> Int {
+        guard result.bytes > 0 else { return defaultChunkSize }
+        let ratio = Double(result.output.count) / Double(result.bytes)
+        return Int(min(Double(defaultChunkSize), max(4096, Double(outputPerChunk) / max(ratio, 1e-3))))
+    }
 
     /// One record given on the command line (`--center`) instead of files.
     init(literal bytes: [UInt8], source: String) {

@@ -47,7 +47,9 @@ public struct StreamRunner {
                 let chunk: Chunk?
                 do { chunk = try reader.next() } catch { return sink.fail(error) }
                 guard let chunk else { break }
-                if let status = sink.consume(processor.process(chunk), bytesRead: reader.bytesRead) { return status }
+                let result = processor.process(chunk)
+                reader.chunkSize = ChunkReader.chunkSize(after: result)
+                if let status = sink.consume(result, bytesRead: reader.bytesRead) { return status }
             }
         } else {
             let pipeline = OrderedPipeline(reader: reader, processor: processor, workers: options.jobs)
@@ -80,6 +82,8 @@ final class OrderedPipeline: @unchecked Sendable {
     private var readerDone = false
     private var nextToWrite = 0
     private var inFlight = 0
+    /// Set by the writer from the output it sees, taken up by the reader (ChunkReader.chunkSize).
+    private var chunkSize = ChunkReader.firstChunkSize
     private let limit: Int
     private let reader: ChunkReader
     private let processor: ChunkProcessor
@@ -97,6 +101,7 @@ final class OrderedPipeline: @unchecked Sendable {
             condition.lock()
             while inFlight >= limit { condition.wait() }
             inFlight += 1
+            reader.chunkSize = chunkSize
             condition.unlock()
             let item: Result<Chunk?, InputFailure>
             do { item = .success(try reader.next()) } catch { item = .failure(error) }
@@ -147,6 +152,7 @@ final class OrderedPipeline: @unchecked Sendable {
             if let item = finished.removeValue(forKey: nextToWrite) {
                 nextToWrite += 1
                 inFlight -= 1
+                if case .result(let result, _) = item { chunkSize = ChunkReader.chunkSize(after: result) }
                 condition.broadcast()
                 return item
             }

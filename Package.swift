@@ -36,16 +36,17 @@ let package = Package(
         .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
 
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "Records", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
-            "CircleCommand",
+            "CircleCommand", "SpansCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "GeoDispatcher",
+            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "GeoDispatcher", "SpansCommand",
         ]),
     ]
 )

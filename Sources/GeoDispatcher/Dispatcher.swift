@@ -8,6 +8,7 @@ import InterpolateCommand
 import LengthCommand
 import GeoCommandLine
 import Records
+import SpansCommand
 
 /// The `geo` dispatcher: built-in commands by name, then external `geo-NAME` plugins (git's model).
 /// It only routes; every command's behaviour lives in its own module.
@@ -15,7 +16,7 @@ public enum Dispatcher {
     public static let version = "0.1.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

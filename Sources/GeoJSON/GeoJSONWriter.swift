@@ -10,6 +10,7 @@ public indirect enum JSONValue: Sendable {
     case number(Double)
     case string(String)
     case array([JSONValue])
+    case object([(String, JSONValue)])
     /// Pre-rendered JSON text, written as is.
     case raw(String)
 }
@@ -122,6 +123,15 @@ public struct GeoJSONWriter {
                 write(element, to: out)
             }
             out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, (name, element)) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.appendJSONString(name)
+                out.append(UInt8(ascii: ":"))
+                write(element, to: out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 

@@ -1,0 +1,78 @@
+/// A style span as the Maps SDK resolves it: a style over a fractional number of segments.
+public struct ResolvedSpan: Equatable, Sendable {
+    /// The style as the user wrote it.
+    public var name: String
+    public var style: Style
+    public var segments: Double
+}
+
+/// The spans a command line asks for.
+public enum SpanRequest: Sendable {
+    /// GMSStyleSpans / GMSStyleSpansOffset: styles and lengths repeating independently.
+    case pattern(styles: [(name: String, style: Style)], lengths: [Double], offset: Double)
+    /// GMSPolyline.spans: explicit spans of SEGMENTS each.
+    case explicit([(name: String, style: Style, segments: Double)])
+
+    /// Resolves the request on a path whose vertices are `cumulative` metres from the start
+    /// (measured by the run's --kind).
+    public func resolve(cumulative: [Double]) -> [ResolvedSpan] {
+        let segmentCount = Double(max(cumulative.count - 1, 0))
+        switch self {
+        case .explicit(let spans):
+            // Spans run end to end; the last covers the rest; coverage past the end is ignored.
+            var resolved: [ResolvedSpan] = []
+            var remaining = segmentCount
+            for (index, span) in spans.enumerated() where remaining > 0 {
+                let segments = index == spans.count - 1 ? remaining : min(span.segments, remaining)
+                resolved.append(ResolvedSpan(name: span.name, style: span.style, segments: segments))
+                remaining -= segments
+            }
+            return resolved
+        case .pattern(let styles, let lengths, let offset):
+            return pattern(styles: styles, lengths: lengths, offset: offset, cumulative: cumulative)
+        }
+    }
+
+    /// Google's GMSStyleSpans algorithm (research/gms.md): walk the pattern from −offset, emitting
+    /// a span each time an element ends past 0, until the path's length is reached.
+    func pattern(styles: [(name: String, style: Style)], lengths: [Double], offset: Double,
+                 cumulative: [Double]) -> [ResolvedSpan] {
+        let patternLength = lengths.reduce(0, +)
+        guard !styles.isEmpty, patternLength > 0, let total = cumulative.last, cumulative.count > 1 else { return [] }
+        // The joint pattern repeats every lcm(nL, nS) elements.
+        let period = patternLength * Double(styles.count / gcd(lengths.count, styles.count))
+        var position = -offset.truncatingRemainder(dividingBy: period)
+        if position > 0 { position -= period }
+        var resolved: [ResolvedSpan] = []
+        var previousIndex = 0.0
+        var element = 0
+        while position < total {
+            position += lengths[element % lengths.count]
+            let (name, style) = styles[element % styles.count]
+            element += 1
+            guard position > 0 else { continue }
+            let index = segmentIndex(atDistance: position, cumulative: cumulative)
+            if index - previousIndex > 0 {
+                resolved.append(ResolvedSpan(name: name, style: style, segments: index - previousIndex))
+                previousIndex = index
+            }
+        }
+        return resolved
+    }
+}
+
+/// GMSPath segmentsForLength: i + (L − cum_i)/len_i on the edge holding L, clamped to N − 1.
+func segmentIndex(atDistance distance: Double, cumulative: [Double]) -> Double {
+    let last = cumulative.count - 1
+    guard distance < cumulative[last] else { return Double(last) }
+    // Binary search for the edge: the last vertex at or before `distance`.
+    var low = 0, high = last
+    while high - low > 1 {
+        let middle = (low + high) / 2
+        if cumulative[middle] <= distance { low = middle } else { high = middle }
+    }
+    let edge = cumulative[low + 1] - cumulative[low]
+    return Double(low) + (edge > 0 ? (distance - cumulative[low]) / edge : 0)
+}
+
+func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }

@@ -1,0 +1,184 @@
+import GeoCommandLine
+import Geodesy
+import GeoJSON
+import Records
+
+/// `geo spans`: GMSStyleSpans and GMSPolyline.spans, on the ellipsoid, and pieces to draw.
+public struct Spans: StreamingCommand {
+    public static let description = CommandDescription(
+        name: "spans",
+        summary: "style spans along each path (GMSStyleSpans), or the styled pieces to draw",
+        discussion: """
+        Computes the Maps SDK's style spans for each record's path (a LineString) and adds them as \
+        properties.spans: [{"style": S, "segments": X}, ...], segments being fractional counts of \
+        the path's segments that sum to its segment count.
+
+        Pattern mode (GMSStyleSpans, GMSStyleSpansOffset): repeatable --style and --length. \
+        Element k of the pattern has length lengths[k mod nL] and style styles[k mod nS]: the two \
+        lists wrap independently. --offset X skips X metres of pattern first (negative and large \
+        offsets wrap). Lengths are measured by --kind on the ellipsoid (Web Mercator metres with \
+        projected); --sphere 6371009 reproduces the SDK's own figures.
+
+        Explicit mode (GMSPolyline.spans): repeatable --span STYLE[:SEGMENTS]. SEGMENTS defaults \
+        to 1, may be fractional and must be > 0; spans run end to end from the first vertex, the \
+        last one covers the rest of the line, and spans past the end are ignored.
+
+        A style is a colour, by name (UIKit's black, blue, brown, clear, cyan, darkGray, gray, \
+        green, lightGray, magenta, orange, purple, red, white, yellow, and common CSS names, any \
+        case), #RRGGBB or #RRGGBBAA; or gradient(FROM,TO).
+
+        With --split each record becomes one LineString Feature per span instead, cut at the \
+        span's fractional positions along the edges by --kind (a geodesic cut point is on the \
+        geodesic), with properties span (the index), style, and simplestyle's stroke (and \
+        stroke-opacity below full alpha, and stroke-width with --width), so that geojson.io and \
+        QGIS draw the line as the SDK would. A gradient span is cut at every vertex too, each \
+        piece carrying the interpolated colours at its ends as stroke and stroke-end.
+        """,
+        options: [
+            OptionSpec("style", value: .text, valueName: "STYLE", repeatable: true, help: "A pattern style: a colour or gradient(FROM,TO)."),
+            OptionSpec("length", value: .number, valueName: "L", repeatable: true, help: "A pattern length in metres."),
+            OptionSpec("offset", value: .number, valueName: "X", default: "0", help: "Skip X metres of pattern first (GMSStyleSpansOffset)."),
+            OptionSpec("span", value: .text, valueName: "STYLE[:SEGMENTS]", repeatable: true, help: "An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1)."),
+            OptionSpec("split", help: "Output one LineString Feature per span piece, with simplestyle stroke properties."),
+            OptionSpec("width", value: .number, valueName: "W", help: "With --split: stroke-width of every piece."),
+        ] + GeodesyOptions.options + PathInput.options + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        examples: [
+            Example("geo spans --style white --style black --length 100000 --length 50000 --sphere 6371009 route.ndjson",
+                    "Alternating white and black every 100 km and 50 km, as GMSStyleSpans computes it."),
+            Example("geo decode route.txt | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
+                    "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
+        ])
+
+    public let options: StreamOptions
+    public let handler: SpansHandler
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try StreamOptions(arguments, jsonOutput: true)
+        func style(_ text: String) throws(UsageError) -> Style {
+            guard let style = Style(text) else {
+                throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA or gradient(FROM,TO)")
+            }
+            return style
+        }
+        let request: SpanRequest
+        let explicit = arguments.all("span")
+        if !explicit.isEmpty {
+            if arguments.has("style") || arguments.has("length") || arguments.has("offset") {
+                throw UsageError("--span cannot be combined with --style, --length or --offset")
+            }
+            var spans: [(name: String, style: Style, segments: Double)] = []
+            for text in explicit {
+                // The style may itself hold a colon-free gradient(...); SEGMENTS follows the last colon.
+                var name = text
+                var segments = 1.0
+                if let colon = text.lastIndex(of: ":"), !text[colon...].contains(")") {
+                    name = String(text[..<colon])
+                    guard let count = Double(text[text.index(after: colon)...]), count.isFinite, count > 0 else {
+                        throw UsageError("--span \(text): SEGMENTS must be a number greater than 0")
+                    }
+                    segments = count
+                }
+                spans.append((name, try style(name), segments))
+            }
+            request = .explicit(spans)
+        } else {
+            let styles = arguments.all("style")
+            let lengths = arguments.all("length").compactMap(Double.init)
+            guard !styles.isEmpty, !lengths.isEmpty else {
+                throw UsageError("give --style and --length (a pattern), or --span (explicit spans)")
+            }
+            if let bad = lengths.first(where: { $0 < 0 }) { throw UsageError("--length \(bad): lengths cannot be negative") }
+            var parsed: [(name: String, style: Style)] = []
+            for text in styles { parsed.append((text, try style(text))) }
+            request = .pattern(styles: parsed, lengths: lengths, offset: arguments.number("offset") ?? 0)
+        }
+        if arguments.has("width") && !arguments.has("split") { throw UsageError("--width goes with --split") }
+        handler = SpansHandler(input: PathInput(arguments), model: try GeodesyOptions.model(arguments), request: request,
+                               split: arguments.has("split"), width: arguments.number("width"))
+    }
+}
+
+public struct SpansHandler: RecordHandler {
+    let input: PathInput
+    let model: EdgeModel
+    let request: SpanRequest
+    let split: Bool
+    let width: Double?
+
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+        try input.readFeatures(record) { feature in
+            let path: Path
+            switch feature.geometry {
+            case .lineString(let line): path = line
+            case .point(let point): path = [point]
+            case nil: throw GeoJSONError("a null geometry has no path for spans")
+            case .some(let other): throw GeoJSONError("spans run along a LineString, not a \(other.typeName)")
+            }
+            try model.validate(path)
+            let cumulative = model.cumulativeLengths(of: path)
+            let spans = request.resolve(cumulative: cumulative)
+            guard split else {
+                let list: [JSONValue] = spans.map {
+                    .object([("style", .string($0.name)), ("segments", .number($0.segments))])
+                }
+                output.write(feature, from: record, adding: [("spans", .array(list))])
+                return
+            }
+            var start = 0.0
+            for (index, span) in spans.enumerated() {
+                let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
+                for piece in pieces(of: span, from: start, to: end, path: path, cumulative: cumulative) {
+                    var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(span.name)),
+                                                        ("stroke", .string(piece.colour.hex))]
+                    if piece.colour.alpha < 255 { added.append(("stroke-opacity", .number(piece.colour.opacity))) }
+                    if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
+                    if let width { added.append(("stroke-width", .number(width))) }
+                    output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
+                }
+                start = end
+            }
+        }
+    }
+
+    struct Piece {
+        var path: Path
+        var colour: Colour
+        var endColour: Colour?
+    }
+
+    /// The span's stretch of the path, [start, end] in fractional segment indices: one piece, or
+    /// for a gradient one piece per edge, its colours interpolated by length along the span.
+    func pieces(of span: ResolvedSpan, from start: Double, to end: Double, path: Path, cumulative: [Double]) -> [Piece] {
+        var points: [(position: Position, distance: Double)] = [point(at: start, path: path, cumulative: cumulative)]
+        var vertex = Int(start.rounded(.down)) + 1
+        while Double(vertex) < end {
+            points.append((path[vertex], cumulative[vertex]))
+            vertex += 1
+        }
+        if end > start { points.append(point(at: end, path: path, cumulative: cumulative)) }
+        switch span.style {
+        case .solid(let colour):
+            return [Piece(path: points.map(\.position), colour: colour)]
+        case .gradient(let from, let to):
+            let first = points.first!.distance, length = points.last!.distance - first
+            func colour(_ distance: Double) -> Colour { from.mixed(with: to, length > 0 ? (distance - first) / length : 0) }
+            guard points.count > 1 else { return [Piece(path: [points[0].position], colour: from, endColour: to)] }
+            return (1..<points.count).map { index in
+                Piece(path: [points[index - 1].position, points[index].position],
+                      colour: colour(points[index - 1].distance), endColour: colour(points[index].distance))
+            }
+        }
+    }
+
+    /// The position at a fractional segment index, cut on the edge by --kind, and its distance.
+    func point(at index: Double, path: Path, cumulative: [Double]) -> (position: Position, distance: Double) {
+        let edge = min(Int(index.rounded(.down)), path.count - 2)
+        guard edge >= 0 else { return (path[0], 0) }
+        let fraction = index - Double(edge)
+        if fraction == 0 { return (path[edge], cumulative[edge]) }
+        if fraction == 1 { return (path[edge + 1], cumulative[edge + 1]) }
+        let walk = model.edge(path[edge], path[edge + 1])
+        let along = fraction * walk.length
+        return (walk.position(atDistance: along), cumulative[edge] + along)
+    }
+}

@@ -1,0 +1,90 @@
+/// A GMSStrokeStyle: a solid colour, or a gradient from one colour to another across its span.
+public enum Style: Equatable, Sendable {
+    case solid(Colour)
+    case gradient(Colour, Colour)
+
+    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `gradient(FROM,TO)` (names case-insensitive).
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: " ")
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("gradient(") && lower.hasSuffix(")") {
+            let inner = trimmed.dropFirst("gradient(".count).dropLast()
+            let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let from = Colour(String(parts[0])), let to = Colour(String(parts[1])) else { return nil }
+            self = .gradient(from, to)
+            return
+        }
+        guard let colour = Colour(trimmed) else { return nil }
+        self = .solid(colour)
+    }
+}
+
+/// An sRGB colour with alpha, 0...255 per channel.
+public struct Colour: Equatable, Sendable {
+    public var red, green, blue, alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public init?(_ text: String) {
+        let text = text.trimmingCharacters(in: " ")
+        if text.hasPrefix("#") {
+            let digits = Array(text.dropFirst())
+            guard digits.count == 6 || digits.count == 8,
+                  let value = UInt32(String(digits), radix: 16) else { return nil }
+            let full = digits.count == 6 ? value << 8 | 0xFF : value
+            self.init(red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xFF), blue: UInt8(full >> 8 & 0xFF), alpha: UInt8(full & 0xFF))
+            return
+        }
+        guard let rgba = namedColours[text.lowercased()] else { return nil }
+        self.init(red: UInt8(rgba >> 24), green: UInt8(rgba >> 16 & 0xFF), blue: UInt8(rgba >> 8 & 0xFF), alpha: UInt8(rgba & 0xFF))
+    }
+
+    /// `#rrggbb`, as simplestyle's `stroke` wants it (alpha goes in `stroke-opacity`).
+    public var hex: String {
+        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    public var opacity: Double { Double(alpha) / 255 }
+
+    /// The colour `t` of the way from `self` to `other` (0...1), channel by channel.
+    public func mixed(with other: Colour, _ t: Double) -> Colour {
+        func channel(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        return Colour(red: channel(red, other.red), green: channel(green, other.green),
+                      blue: channel(blue, other.blue), alpha: channel(alpha, other.alpha))
+    }
+}
+
+extension String {
+    func trimmingCharacters(in character: Character) -> String {
+        var text = Substring(self)
+        while text.first == character { text.removeFirst() }
+        while text.last == character { text.removeLast() }
+        return String(text)
+    }
+}
+
+/// UIKit's named colours (the Maps SDK's examples use them: UIColor.redColor, ...), then common
+/// CSS names that do not clash with them. RGBA, 8 bits each.
+let namedColours: [String: UInt32] = [
+    // UIKit
+    "black": 0x000000FF, "blue": 0x0000FFFF, "brown": 0x996633FF, "clear": 0x00000000,
+    "cyan": 0x00FFFFFF, "darkgray": 0x555555FF, "gray": 0x808080FF, "green": 0x00FF00FF,
+    "lightgray": 0xAAAAAAFF, "magenta": 0xFF00FFFF, "orange": 0xFF8000FF, "purple": 0x800080FF,
+    "red": 0xFF0000FF, "white": 0xFFFFFFFF, "yellow": 0xFFFF00FF,
+    // CSS
+    "transparent": 0x00000000, "navy": 0x000080FF, "teal": 0x008080FF, "olive": 0x808000FF,
+    "maroon": 0x800000FF, "silver": 0xC0C0C0FF, "lime": 0x00FF00FF, "aqua": 0x00FFFFFF,
+    "fuchsia": 0xFF00FFFF, "pink": 0xFFC0CBFF, "gold": 0xFFD700FF, "indigo": 0x4B0082FF,
+    "violet": 0xEE82EEFF, "crimson": 0xDC143CFF, "coral": 0xFF7F50FF, "salmon": 0xFA8072FF,
+    "tomato": 0xFF6347FF, "orchid": 0xDA70D6FF, "khaki": 0xF0E68CFF, "beige": 0xF5F5DCFF,
+    "ivory": 0xFFFFF0FF, "lavender": 0xE6E6FAFF, "turquoise": 0x40E0D0FF, "tan": 0xD2B48CFF,
+    "chocolate": 0xD2691EFF, "darkgreen": 0x006400FF, "darkblue": 0x00008BFF, "darkred": 0x8B0000FF,
+    "skyblue": 0x87CEEBFF, "steelblue": 0x4682B4FF, "royalblue": 0x4169E1FF, "hotpink": 0xFF69B4FF,
+    "slategray": 0x708090FF, "forestgreen": 0x228B22FF, "seagreen": 0x2E8B57FF, "firebrick": 0xB22222FF,
+    "darkorange": 0xFF8C00FF,
+]

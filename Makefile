@@ -1,15 +1,16 @@
 # geo: build, install, test. `make setup install demo` then `make test` (see README.md).
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share
 SWIFT ?= swift
 PYTHON ?= python3
 # Root installs directly; anyone else goes through sudo for the system packages.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin
+APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion
 PIP_PACKAGES = polyline pytest pyproj geographiclib
 
-.PHONY: all build setup install uninstall demo test unit-test e2e-test bench clean
+.PHONY: all build setup install uninstall docs demo test unit-test e2e-test bench clean
 
 all: build
 
@@ -28,13 +29,25 @@ setup:
 build:
 	$(SWIFT) build -c release
 
-## install: geo under $(PREFIX) (default /usr/local)
+## install: geo, its man pages and its bash/zsh/fish completions under $(PREFIX) (default /usr/local)
 install: build
-	install -d "$(BINDIR)"
+	install -d "$(BINDIR)" "$(SHAREDIR)/man/man1" "$(SHAREDIR)/bash-completion/completions" \
+		"$(SHAREDIR)/zsh/site-functions" "$(SHAREDIR)/fish/vendor_completions.d"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/geo" "$(BINDIR)/geo"
+	install -m 644 man/man1/*.1 "$(SHAREDIR)/man/man1/"
+	install -m 644 completions/geo.bash "$(SHAREDIR)/bash-completion/completions/geo"
+	install -m 644 completions/_geo "$(SHAREDIR)/zsh/site-functions/_geo"
+	install -m 644 completions/geo.fish "$(SHAREDIR)/fish/vendor_completions.d/geo.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/geo"
+	rm -f "$(BINDIR)/geo" "$(SHAREDIR)"/man/man1/geo.1 "$(SHAREDIR)"/man/man1/geo-*.1 \
+		"$(SHAREDIR)/bash-completion/completions/geo" "$(SHAREDIR)/zsh/site-functions/_geo" \
+		"$(SHAREDIR)/fish/vendor_completions.d/geo.fish"
+
+## docs: regenerate man/ and completions/ from the command descriptions (SwiftPM plugins)
+docs:
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual
+	$(SWIFT) package --allow-writing-to-package-directory generate-completions
 
 ## demo: a small pipeline on the bundled sample, with the installed geo
 demo:

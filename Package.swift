@@ -38,12 +38,24 @@ let package = Package(
         .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "SpansCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
 
+        // Man pages and shell completions rendered from the command descriptions.
+        .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
-            "GeoCommandLine", "Records", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
+            "GeoCommandLine", "Records", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
+
+        // SwiftPM command plugins that regenerate the checked-in man pages and completions.
+        .plugin(name: "GenerateManual",
+                capability: .command(intent: .custom(verb: "generate-manual", description: "Regenerate man/man1 from the command descriptions"),
+                                     permissions: [.writeToPackageDirectory(reason: "writes the man pages to man/man1")]),
+                dependencies: ["geo"]),
+        .plugin(name: "GenerateCompletions",
+                capability: .command(intent: .custom(verb: "generate-completions", description: "Regenerate completions/ from the command descriptions"),
+                                     permissions: [.writeToPackageDirectory(reason: "writes the bash, zsh and fish completions to completions/")]),
+                dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
             "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "GeoDispatcher", "SpansCommand",

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CircleCommand
 import DecodeCommand
+import Documentation
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
@@ -37,7 +38,16 @@ public enum Dispatcher {
             guard arguments.count > 1 else { return printOutput(overview()) }
             return main([arguments[1], "--help"])
         case "commands":
+            Plugins.warnAboutUnusable(builtins: builtins.map { $0.description.name })
             return printOutput(commandList())
+        case "--generate-manual", "--generate-completions":
+            // Hidden: what the SwiftPM plugins run to regenerate man/ and completions/.
+            guard arguments.count == 2 else {
+                printError("geo: \(first) needs a directory\n")
+                return ExitCode.usage
+            }
+            let files = first == "--generate-manual" ? ManPage.pages(for: program) : Completions.scripts(for: program)
+            return writeFiles(files, into: arguments[1])
         default:
             break
         }
@@ -50,7 +60,11 @@ public enum Dispatcher {
             return ExitCode.usage
         }
         if let plugin = Plugins.find(first) {
-            return Plugins.exec(plugin, arguments: Array(arguments.dropFirst()))
+            let rest = Array(arguments.dropFirst())
+            if rest == ["--help"] || rest == ["-h"], Plugins.hasManPage(first) {
+                return Plugins.openManPage(first)
+            }
+            return Plugins.exec(plugin, arguments: rest)
         }
         let names = builtins.map { $0.description.name } + ["help", "commands"] + Plugins.all().map(\.name)
         printError("geo: '\(first)' is not a geo command" + ArgumentParser.suggestion(for: first, among: names, prefix: "")
@@ -69,6 +83,77 @@ public enum Dispatcher {
             printError(HelpText.usageError(error, command: description))
             return ExitCode.usage
         }
+    }
+
+    /// The program as its man pages and completions describe it.
+    public static var program: ProgramDescription {
+        ProgramDescription(
+            name: "geo", version: version, date: "November 29, 2026",
+            summary: "the geometry of map SDK shapes for shell pipelines",
+            discussion: """
+            geo brings the geometry behind the Google Maps SDK's shapes (encoded paths, geodesic \
+            lengths, interpolation, circles, style spans) to shell pipelines, computed exactly on the \
+            WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
+
+            Each command is a filter: newline-delimited GeoJSON (or encoded polylines) in, one record \
+            per line out, streaming, so that geo decode | geo length | jq works on inputs of any size.
+            """,
+            commands: builtins.map { $0.description },
+            sections: [
+                ("Records", """
+                Every streaming command reads the files named as operands (- or none: standard input) \
+                and writes one record per line to standard output (or -o FILE). Each non-blank input \
+                line is a GeoJSON Feature, whose properties, id, bbox and other members are copied \
+                unchanged; a bare geometry, which becomes a Feature; or a FeatureCollection on one line, \
+                taken as its features in order. CRLF line ends, a byte order mark, RS-prefixed lines \
+                and RFC 8142 sequences are read too. With --from polyline, path-consuming commands read \
+                one encoded polyline per line instead.
+
+                Positions are [longitude, latitude] (RFC 7946); command-line coordinates are LAT,LNG. \
+                Numbers are printed in the shortest form that reads back to the same double, never in \
+                exponent notation; --digits N rounds them. --rs writes RFC 8142 sequences and \
+                --collection one FeatureCollection. Output comes in input order, also with --jobs N.
+
+                A bad record is reported on standard error as geo COMMAND: FILE:LINE: problem, and \
+                skipped; the others still come out. --strict stops at the first one; --rejects FILE \
+                keeps each bad record with its source, line and error.
+                """),
+                ("Plugins", """
+                geo NAME, where NAME is not a built-in command, runs the first executable geo-NAME \
+                found in GEO_EXEC_PATH, then in libexec/geo beside the geo binary, then on PATH, with \
+                the arguments unchanged, the standard streams inherited, GEO set to the path of geo, \
+                and its exit status passed on. A built-in always wins over a plugin of the same name; \
+                geo commands lists plugins with their paths and warns about shadowed or non-executable \
+                ones. geo NAME --help opens the plugin's man page geo-NAME when one is installed.
+                """),
+                ("Environment", """
+                GEO_EXEC_PATH: directories, separated by colons, searched first for plugins. \
+                GEO: set for plugins to the path of the geo that started them.
+                """),
+                ("Exit status", ManPage.exitStatus),
+            ],
+            examples: [
+                Example("geo decode routes.txt | geo length | jq .properties.length_m", "The length of every route on WGS84."),
+                Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000", "A 5 km circle around San Francisco."),
+                Example("geo commands", "The built-in commands and the plugins on this machine."),
+            ])
+    }
+
+    /// Writes generated files into `directory`; 73 when one cannot be written.
+    static func writeFiles(_ files: [(String, String)], into directory: String) -> Int32 {
+        for (name, contents) in files {
+            let path = directory + "/" + name
+            guard let file = fopen(path, "w") else {
+                printError("geo: cannot create '\(path)': \(String(cString: strerror(errno)))\n")
+                return ExitCode.cannotCreate
+            }
+            let written = fputs(contents, file)
+            if written < 0 || fclose(file) != 0 {
+                printError("geo: cannot write '\(path)': \(String(cString: strerror(errno)))\n")
+                return ExitCode.ioError
+            }
+        }
+        return ExitCode.success
     }
 
     static func overview() -> String {

@@ -70,9 +70,69 @@ enum Plugins {
         return names.sorted()
     }
 
-    static func isExecutableFile(_ path: String) -> Bool {
+    /// `geo commands` warns about geo-NAME files that will never run: not executable, shadowed
+    /// by a built-in, or shadowed by an earlier plugin of the same name.
+    static func warnAboutUnusable(builtins: [String]) {
+        var first: [String: String] = [:]
+        for directory in searchPath() {
+            for entry in entries(of: directory) where entry.hasPrefix("geo-") && entry.count > 4 {
+                let path = directory + "/" + entry
+                let name = String(entry.dropFirst(4))
+                guard !isDirectory(path) else { continue }
+                guard isExecutableFile(path) else {
+                    printError("geo: warning: \(path) is not executable, so 'geo \(name)' will not run it\n")
+                    continue
+                }
+                if builtins.contains(name) {
+                    printError("geo: warning: \(path) is shadowed by the built-in command '\(name)'\n")
+                } else if let earlier = first[name] {
+                    if earlier != path { printError("geo: warning: \(path) is shadowed by \(earlier)\n") }
+                } else {
+                    first[name] = path
+                }
+            }
+        }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return access(path, X_OK) == 0 && stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `man` finds a page geo-NAME (man -w prints its path, or fails).
+    static func hasManPage(_ name: String) -> Bool {
+        run(["man", "-w", "geo-\(name)"], quiet: true) == 0
+    }
+
+    /// Replaces this process with `man geo-NAME`.
+    static func openManPage(_ name: String) -> Int32 {
+        let words: [String] = ["man", "geo-\(name)"]
+        let argv = words.map { strdup($0) } + [nil]
+        execvp("man", argv)
+        printError("geo: cannot run man: \(String(cString: strerror(errno)))\n")
+        return 126
+    }
+
+    /// Runs a program and waits for it; its output goes nowhere when `quiet`.
+    static func run(_ arguments: [String], quiet: Bool) -> Int32 {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return 127 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    static func isExecutableFile(_ path: String) -> Bool {
+        access(path, X_OK) == 0 && !isDirectory(path)
     }
 
     /// Replaces this process with the plugin (as cargo and kubectl do): standard streams, exit

@@ -1,0 +1,223 @@
+"""Man pages, shell completions and plugin dispatch (issue: plugins, man pages and completions).
+
+The checked-in man/ and completions/ must be what the generators produce now; the pages must be
+lint-clean; the completion scripts must offer the right words in real bash and fish (zsh is
+checked for syntax; driving its completion system needs a pseudo-terminal); and external
+plugins must dispatch like git's.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import GEO_BIN, REPO
+
+GEO = str(GEO_BIN)
+
+BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans"]
+
+
+def generated(flag, tmp_path):
+    out = tmp_path / flag.strip("-")
+    out.mkdir()
+    rc = subprocess.run([GEO, flag, str(out)], capture_output=True)
+    assert rc.returncode == 0, rc.stderr
+    return {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+@pytest.mark.parametrize("flag,folder", [("--generate-manual", "man/man1"), ("--generate-completions", "completions")])
+def test_checked_in_files_are_what_the_generators_produce(flag, folder, tmp_path):
+    fresh = generated(flag, tmp_path)
+    checked_in = {p.name: p.read_bytes() for p in (REPO / folder).iterdir()}
+    assert sorted(fresh) == sorted(checked_in), "a page or script is missing or extra: run 'make docs'"
+    for name in fresh:
+        assert fresh[name] == checked_in[name], f"{folder}/{name} is stale: run 'make docs'"
+
+
+def test_every_builtin_has_a_page():
+    names = sorted(p.name for p in (REPO / "man/man1").iterdir())
+    assert names == sorted(["geo.1"] + [f"geo-{c}.1" for c in BUILTINS])
+
+
+@pytest.mark.parametrize("page", ["geo.1"] + [f"geo-{c}.1" for c in BUILTINS])
+def test_pages_are_lint_clean_and_render_without_warnings(page):
+    path = REPO / "man/man1" / page
+    lint = subprocess.run(["mandoc", "-T", "lint", "-W", "warning", str(path)], capture_output=True, text=True)
+    assert (lint.returncode, lint.stdout, lint.stderr) == (0, "", "")
+    rendered = subprocess.run(["man", "-l", str(path)], capture_output=True, text=True,
+                              env={**os.environ, "MANPAGER": "cat", "MANWIDTH": "80"})
+    assert rendered.returncode == 0 and rendered.stderr == ""
+    assert "NAME" in rendered.stdout and "EXIT STATUS" in rendered.stdout
+
+
+def test_pages_document_every_option_with_its_values_and_default():
+    # mandoc, not man: groff would hyphenate words across lines.
+    text = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=400", str(REPO / "man/man1/geo-length.1")],
+                          capture_output=True, text=True).stdout
+    text = re.sub(".\b", "", text)  # bold and underline are overstrikes
+    for flag in ["--field", "--cumulative", "--kind", "--ellps", "--sphere", "--from", "--precision", "--rejects", "--jobs"]:
+        assert flag in text
+    assert "geodesic|rhumb|projected" in text and "(default: geodesic)" in text and "GRS80" in text
+
+
+# --- bash ---------------------------------------------------------------------------------------
+
+def bash_complete(words, tmp_path, env_extra=None):
+    """Completes the last of `words` (the line typed so far, split as bash would)."""
+    script = f"""
+source {REPO}/completions/geo.bash
+COMP_WORDS=({' '.join(repr(w) for w in words)})
+COMP_CWORD={len(words) - 1}
+_geo
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    env = {**os.environ, "PATH": f"{Path(GEO).parent}:{os.environ['PATH']}", **(env_extra or {})}
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return [line for line in result.stdout.splitlines() if line]
+
+
+def plugin_dir(tmp_path, name="bbox", body='echo "plugin $@"'):
+    folder = tmp_path / "plugins"
+    folder.mkdir(exist_ok=True)
+    plugin = folder / f"geo-{name}"
+    plugin.write_text(f"#!/bin/sh\n{body}\n")
+    plugin.chmod(0o755)
+    return folder
+
+
+def test_bash_completes_commands_flags_values_and_plugins(tmp_path):
+    assert set(BUILTINS) <= set(bash_complete(["geo", ""], tmp_path))
+    assert bash_complete(["geo", "len"], tmp_path) == ["length"]
+    flags = bash_complete(["geo", "length", "--"], tmp_path)
+    assert {"--kind", "--ellps", "--sphere", "--cumulative", "--field", "--help"} <= set(flags)
+    assert all(f.startswith("--") for f in flags)
+    assert bash_complete(["geo", "length", "--kind", ""], tmp_path) == ["geodesic", "rhumb", "projected"]
+    assert bash_complete(["geo", "length", "--kind", "=", "rh"], tmp_path) == ["rhumb"]
+    assert "WGS84" in bash_complete(["geo", "length", "--ellps", "WG"], tmp_path)
+    assert bash_complete(["geo", "encode", "--to", ""], tmp_path) == ["text", "json"]
+    (tmp_path / "routes.ndjson").write_text("")
+    assert bash_complete(["geo", "decode", "rou"], tmp_path) == ["routes.ndjson"]
+    assert bash_complete(["geo", "decode", "--rejects", "rou"], tmp_path) == ["routes.ndjson"]
+    env = {"GEO_EXEC_PATH": str(plugin_dir(tmp_path))}
+    assert bash_complete(["geo", "bb"], tmp_path, env) == ["bbox"]
+
+
+# --- zsh and fish -------------------------------------------------------------------------------
+
+def test_zsh_and_fish_accept_the_scripts():
+    assert subprocess.run(["zsh", "-n", str(REPO / "completions/_geo")], capture_output=True).returncode == 0
+    assert subprocess.run(["fish", "-n", str(REPO / "completions/geo.fish")], capture_output=True).returncode == 0
+    assert subprocess.run(["bash", "-n", str(REPO / "completions/geo.bash")], capture_output=True).returncode == 0
+
+
+def fish_complete(line, tmp_path, env_extra=None):
+    env = {**os.environ, "PATH": f"{Path(GEO).parent}:{os.environ['PATH']}", **(env_extra or {})}
+    result = subprocess.run(["fish", "--no-config", "-c", f"source {REPO}/completions/geo.fish; complete -C {line!r}"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return [l.split("\t")[0] for l in result.stdout.splitlines()]
+
+
+def test_fish_completes_the_same_cases(tmp_path):
+    assert fish_complete("geo len", tmp_path) == ["length"]
+    assert set(BUILTINS) <= set(fish_complete("geo ", tmp_path))
+    assert {"--kind", "--ellps", "--cumulative"} <= set(fish_complete("geo length --", tmp_path))
+    assert fish_complete("geo length --kind ", tmp_path) == ["geodesic", "projected", "rhumb"] or \
+        sorted(fish_complete("geo length --kind ", tmp_path)) == ["geodesic", "projected", "rhumb"]
+    assert fish_complete("geo bb", tmp_path, {"GEO_EXEC_PATH": str(plugin_dir(tmp_path))}) == ["bbox"]
+
+
+# --- plugins ------------------------------------------------------------------------------------
+
+def geo_with(tmp_path, args, input=None, env_extra=None, **kw):
+    env = {**os.environ, "GEO_EXEC_PATH": str(tmp_path / "plugins"), **(env_extra or {})}
+    return subprocess.run([GEO] + args, input=input, capture_output=True, env=env, **kw)
+
+
+def test_plugin_gets_arguments_streams_exit_status_and_geo(tmp_path):
+    plugin_dir(tmp_path, "echo", 'printf "%s|" "$@"; echo; echo "GEO=$GEO"; cat; echo oops >&2; exit 3')
+    result = geo_with(tmp_path, ["echo", "a b", "", "--x=1", "-"], input=b"from stdin\n")
+    assert result.returncode == 3
+    assert result.stdout.decode().splitlines() == ["a b||--x=1|-|", f"GEO={os.path.realpath(GEO)}", "from stdin"]
+    assert result.stderr == b"oops\n"
+
+
+def test_plugin_killed_by_a_signal_is_reported_as_such(tmp_path):
+    plugin_dir(tmp_path, "die", "kill -TERM $$")
+    assert geo_with(tmp_path, ["die"]).returncode == -signal.SIGTERM
+
+
+def test_plugin_keeps_default_sigpipe(tmp_path):
+    plugin_dir(tmp_path, "yes", "exec yes")
+    env = {**os.environ, "GEO_EXEC_PATH": str(tmp_path / "plugins")}
+    result = subprocess.run(["bash", "-c", f"'{GEO}' yes | head -1; echo ${{PIPESTATUS[0]}}"],
+                            capture_output=True, text=True, env=env, timeout=10)
+    assert result.stdout.splitlines() == ["y", "141"]
+
+
+def test_builtin_wins_and_commands_warns(tmp_path):
+    plugin_dir(tmp_path, "encode", "echo hijacked")
+    plugin_dir(tmp_path, "zzz", "echo first")
+    later = tmp_path / "later"
+    later.mkdir()
+    (later / "geo-zzz").write_text("#!/bin/sh\necho second\n")
+    (later / "geo-zzz").chmod(0o755)
+    (later / "geo-noexec").write_text("#!/bin/sh\n")
+    env = {"GEO_EXEC_PATH": f"{tmp_path / 'plugins'}:{later}"}
+    result = geo_with(tmp_path, ["encode"], input=b'{"type":"Point","coordinates":[1,2]}\n', env_extra=env)
+    assert result.stdout == b"_seK_ibE\n"
+    assert geo_with(tmp_path, ["zzz"], env_extra=env).stdout == b"first\n"
+    listing = geo_with(tmp_path, ["commands"], env_extra=env)
+    lines = listing.stdout.decode().splitlines()
+    assert [l.split("\t")[0] for l in lines] == BUILTINS + ["zzz"]
+    assert lines[-1] == f"zzz\tplugin: {tmp_path / 'plugins' / 'geo-zzz'}"
+    warnings = listing.stderr.decode()
+    assert f"{tmp_path / 'plugins' / 'geo-encode'} is shadowed by the built-in command 'encode'" in warnings
+    assert f"{later / 'geo-zzz'} is shadowed by {tmp_path / 'plugins' / 'geo-zzz'}" in warnings
+    assert f"{later / 'geo-noexec'} is not executable" in warnings
+
+
+def test_plugin_found_in_libexec_beside_the_binary_and_on_path(tmp_path):
+    prefix = tmp_path / "prefix"
+    (prefix / "bin").mkdir(parents=True)
+    (prefix / "libexec/geo").mkdir(parents=True)
+    shutil.copy(GEO, prefix / "bin/geo")
+    (prefix / "libexec/geo/geo-here").write_text("#!/bin/sh\necho libexec\n")
+    (prefix / "libexec/geo/geo-here").chmod(0o755)
+    result = subprocess.run([str(prefix / "bin/geo"), "here"], capture_output=True, env={"PATH": "/usr/bin:/bin"})
+    assert result.stdout == b"libexec\n"
+    folder = plugin_dir(tmp_path, "onpath", "echo path")
+    result = subprocess.run([GEO, "onpath"], capture_output=True, env={"PATH": f"{folder}:/usr/bin:/bin"})
+    assert result.stdout == b"path\n"
+
+
+def test_unknown_command_is_a_usage_error(tmp_path):
+    plugin_dir(tmp_path, "bbox")
+    result = geo_with(tmp_path, ["bbx"])
+    assert result.returncode == 64
+    assert b"'bbx' is not a geo command; did you mean 'bbox'?" in result.stderr
+
+
+def test_plugin_help_passes_through_or_opens_its_man_page(tmp_path):
+    plugin_dir(tmp_path, "hlp", 'echo "own help: $@"')
+    manpath = tmp_path / "man"
+    assert geo_with(tmp_path, ["hlp", "--help"], env_extra={"MANPATH": str(manpath)}).stdout == b"own help: --help\n"
+    (manpath / "man1").mkdir(parents=True)
+    (manpath / "man1/geo-hlp.1").write_text(".Dd November 29, 2026\n.Dt GEO-HLP 1\n.Os\n.Sh NAME\n.Nm geo-hlp\n.Nd the hlp plugin's page\n")
+    result = geo_with(tmp_path, ["hlp", "--help"], env_extra={"MANPATH": str(manpath), "MANPAGER": "cat"})
+    assert result.returncode == 0 and b"the hlp plugin's page" in result.stdout
+
+
+def test_example_bbox_plugin(tmp_path):
+    env = {**os.environ, "GEO_EXEC_PATH": str(REPO / "examples")}
+    result = subprocess.run([GEO, "bbox", str(REPO / "examples/routes.ndjson")], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    import json
+    first = json.loads(result.stdout.splitlines()[0])
+    assert first["bbox"] == [-126.453, 38.5, -120.2, 43.252]
+    assert subprocess.run([GEO, "bbox", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo bbox")

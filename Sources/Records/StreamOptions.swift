@@ -21,7 +21,7 @@ public struct StreamOptions: Sendable {
     public static let common: [OptionSpec] = [
         OptionSpec("output", short: "o", value: .file, help: "Write to FILE instead of standard output."),
         OptionSpec("strict", help: "Stop at the first bad record (exit 65) instead of reporting it and going on."),
-        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost."),
+        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost. In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %."),
         OptionSpec("jobs", short: "j", value: .integer(1...1024), default: "all cores", help: "Process records on N threads; output stays in input order."),
         OptionSpec("quiet", short: "q", help: "Never show the progress line."),
         OptionSpec("progress", help: "Show the progress line on standard error even when it is not a terminal."),
@@ -42,7 +42,7 @@ public struct StreamOptions: Sendable {
         inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
         output = arguments.value("output")
         strict = arguments.has("strict")
-        rejects = arguments.value("rejects")
+        rejects = try arguments.value("rejects").map(StreamOptions.expandTemplate)
         jobs = arguments.integer("jobs") ?? availableCores()
         decimals = arguments.integer("digits")
         let rs = arguments.has("rs"), collection = arguments.has("collection")
@@ -61,6 +61,31 @@ public struct StreamOptions: Sendable {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension StreamOptions {
+    /// `rejects-%h-%p.ndjson` → `rejects-node7-4242.ndjson`: a file per worker process.
+    static func expandTemplate(_ template: String) throws(UsageError) -> String {
+        var result = ""
+        var characters = template.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { result.append(character); continue }
+            switch characters.next() {
+            case "p": result += String(getpid())
+            case "h": result += hostName()
+            case "%": result += "%"
+            case let other:
+                throw UsageError("'%\(other.map(String.init) ?? "")' in '\(template)': use %p (process id), %h (host name) or %%")
+            }
+        }
+        return result
+    }
+
+    static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
 
 func availableCores() -> Int {
     max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

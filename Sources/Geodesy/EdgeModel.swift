@@ -141,7 +141,11 @@ public struct Edge {
             withUnsafePointer(to: line) { geod_position($0, distance, &latitude, &longitude, nil) }
             return Position(longitude: longitude, latitude: latitude)
         case .rhumb:
-            let (latitude, longitude) = model.rhumb.position(start.latitude, start.longitude, azimuth: azimuth, distance: distance)
+            // A rhumb line with an end at a pole is the meridian of its other end (a pole's own
+            // longitude means nothing).
+            let poleEnd = abs(start.latitude) == 90 ? end : abs(end.latitude) == 90 ? start : nil
+            let (latitude, longitude) = model.rhumb.position(start.latitude, poleEnd?.longitude ?? start.longitude,
+                                                             azimuth: azimuth, distance: distance)
             return Position(longitude: longitude, latitude: latitude)
         case .projected:
             let t = distance / length

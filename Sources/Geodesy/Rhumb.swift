@@ -93,8 +93,11 @@ struct RhumbMath: Sendable {
 
     /// The point `distance` metres along the rhumb line from (φ1, λ1) at `azimuth`.
     func position(_ latitude1: Double, _ longitude1: Double, azimuth: Double, distance: Double) -> (Double, Double) {
-        let north = distance * cos(azimuth)
-        let east = distance * sin(azimuth)
+        // Along a meridian (azimuth 0 or π, as at the poles) there is no east-west part at all:
+        // sin π is 1.2e-16, not 0, and ψ is infinite at a pole.
+        let meridian = azimuth == 0 || azimuth == .pi || abs(latitude1) == 90
+        let north = meridian ? (azimuth == .pi ? -distance : distance) : distance * cos(azimuth)
+        let east = meridian ? 0 : distance * sin(azimuth)
         var latitude = latitude1
         if north != 0 {
             var longitude = 0.0

@@ -23,7 +23,8 @@ public struct Interpolate: StreamingCommand {
         --densify D: the path as a LineString with its own vertices kept and points inserted so \
         that no edge is longer than D metres, each edge cut into equal parts along its own kind: \
         what drawing a geodesic or rhumb polyline on a Mercator map needs. Densify also works on \
-        every ring and part of Polygons and Multi* geometries.
+        every ring and part of Polygons and Multi* geometries (a ring left unclosed in the input \
+        comes out closed, its closing edge densified too).
 
         Distances are metres on the ellipsoid (Web Mercator metres with --kind projected). Points \
         are on their edge to PROJ's accuracy (geod_inverseline + geod_position for geodesics), \
@@ -99,7 +100,7 @@ public struct InterpolateHandler: RecordHandler {
                 let path = try singlePath(feature.geometry)
                 let total = model.length(of: path)
                 let distance = try target(total: total)
-                let point = positions(along: path, at: [distance])[0]
+                let point = positions(along: path, at: [distance], total: total)[0]
                 var fraction = total > 0 ? distance / total : 0
                 if case .fraction(let requested) = mode { fraction = requested }
                 try out.write(feature, from: record, replacing: .point(point),
@@ -112,12 +113,12 @@ public struct InterpolateHandler: RecordHandler {
                 var k = 0.0
                 while k * step < total { distances.append(k * step); k += 1 }
                 distances.append(total)
-                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances)), as: output)
+                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances, total: total)), as: output)
             case .count(let count):
                 let path = try singlePath(feature.geometry)
                 let total = model.length(of: path)
                 let distances = (0..<count).map { $0 == count - 1 ? total : total * Double($0) / Double(count - 1) }
-                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances)), as: output)
+                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances, total: total)), as: output)
             }
         }
     }
@@ -151,13 +152,19 @@ public struct InterpolateHandler: RecordHandler {
     }
 
     /// The positions at increasing `distances` from the start, walking each edge once.
-    func positions(along path: Path, at distances: [Double]) -> [Position] {
+    func positions(along path: Path, at distances: [Double], total: Double) -> [Position] {
         var result: [Position] = []
         result.reserveCapacity(distances.count)
         var index = 0
         var edgeStart = 0.0
         var edge = path.count > 1 ? model.edge(path[0], path[1]) : nil
         for distance in distances {
+            // The ends are the path's own vertices, exactly (summed edge lengths may differ from
+            // the compensated total in the last bit).
+            if distance >= total, let last = path.last {
+                result.append(Position(longitude: normalizedLongitude(last.longitude), latitude: last.latitude))
+                continue
+            }
             while let current = edge, distance > edgeStart + current.length, index + 2 < path.count {
                 edgeStart += current.length
                 index += 1
@@ -178,10 +185,16 @@ public struct InterpolateHandler: RecordHandler {
         case .point, .multiPoint: return geometry
         case .lineString(let path): return .lineString(try densified(path, step))
         case .multiLineString(let paths): return .multiLineString(try paths.map { try densified($0, step) })
-        case .polygon(let rings): return .polygon(try rings.map { try densified($0, step) })
-        case .multiPolygon(let polygons): return .multiPolygon(try polygons.map { try $0.map { try densified($0, step) } })
+        case .polygon(let rings): return .polygon(try rings.map { try densified(closed($0), step) })
+        case .multiPolygon(let polygons): return .multiPolygon(try polygons.map { try $0.map { try densified(closed($0), step) } })
         case .geometryCollection(let members): return .geometryCollection(try members.map { try densified($0, step)! })
         }
+    }
+
+    /// A ring with its closing edge made explicit, so that densifying reaches it too.
+    func closed(_ ring: Path) -> Path {
+        guard let first = ring.first, ring.count > 1, ring.last != first else { return ring }
+        return ring + [first]
     }
 
     /// Every edge longer than `step` cut into the fewest equal parts no longer than `step`.

@@ -40,7 +40,7 @@ public enum ManPage {
             if let short = option.short { item += " Fl \(short) ," }
             item += " Fl \\-\(option.long)"
             if option.takesValue { item += " Ar \(escape(option.valueName))" }
-            page += item + "\n" + escape(HelpText.optionHelp(option)) + "\n"
+            page += item + "\n" + sentences(HelpText.optionHelp(option)).map(escape).joined(separator: "\n") + "\n"
             if case .choice(let words) = option.value, option.valueName != words.joined(separator: "|") {
                 page += "One of: " + escape(words.joined(separator: ", ")) + ".\n"
             }

@@ -97,7 +97,8 @@ public enum ArgumentParser {
                 throw UsageError("option '\(shown)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
         case .number:
-            guard let number = Double(value), number.isFinite else {
+            // Plain decimals only: Double() would also take "0x10", "inf" and "nan".
+            guard value.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let number = Double(value), number.isFinite else {
                 throw UsageError("option '\(shown)' takes a finite number, not '\(value)'")
             }
         case .choice(let words):

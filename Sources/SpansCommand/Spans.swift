@@ -32,7 +32,8 @@ public struct Spans: StreamingCommand {
         geodesic), with properties span (the index), style, and simplestyle's stroke (and \
         stroke-opacity below full alpha, and stroke-width with --width), so that geojson.io and \
         QGIS draw the line as the SDK would. A gradient span is cut at every vertex too, each \
-        piece carrying the interpolated colours at its ends as stroke and stroke-end.
+        piece carrying the interpolated colours at its ends as stroke and stroke-end. A path with \
+        no spans (one point, or no length) is written whole with an empty properties.spans.
         """,
         options: [
             OptionSpec("style", value: .text, valueName: "STYLE", repeatable: true, help: "A pattern style: a colour or gradient(FROM,TO)."),
@@ -93,6 +94,7 @@ public struct Spans: StreamingCommand {
             request = .pattern(styles: parsed, lengths: lengths, offset: arguments.number("offset") ?? 0)
         }
         if arguments.has("width") && !arguments.has("split") { throw UsageError("--width goes with --split") }
+        if let width = arguments.number("width"), width < 0 { throw UsageError("--width \(arguments.value("width")!): a stroke width cannot be negative") }
         handler = SpansHandler(input: PathInput(arguments), model: try GeodesyOptions.model(arguments), request: request,
                                split: arguments.has("split"), width: arguments.number("width"))
     }
@@ -117,7 +119,9 @@ public struct SpansHandler: RecordHandler {
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
             let spans = request.resolve(cumulative: cumulative)
-            guard split else {
+            guard split, !spans.isEmpty else {
+                // Without --split, or with no spans to draw (a path of no length): the record
+                // itself, saying so, rather than nothing.
                 let list: [JSONValue] = spans.map {
                     .object([("style", .string($0.name)), ("segments", .number($0.segments))])
                 }

@@ -34,7 +34,7 @@ public struct Colour: Equatable, Sendable {
         let text = text.trimmingCharacters(in: " ")
         if text.hasPrefix("#") {
             let digits = Array(text.dropFirst())
-            guard digits.count == 6 || digits.count == 8,
+            guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
                   let value = UInt32(String(digits), radix: 16) else { return nil }
             let full = digits.count == 6 ? value << 8 | 0xFF : value
             self.init(red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xFF), blue: UInt8(full >> 8 & 0xFF), alpha: UInt8(full & 0xFF))

@@ -46,6 +46,11 @@ let package = Package(
             "CircleCommand", "SpansCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
+        // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
+        .executableTarget(name: "geo-fuzz", dependencies: [
+            "GeoDispatcher", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
+            "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
+        ], path: "Sources/GeoFuzz"),
 
         // SwiftPM command plugins that regenerate the checked-in man pages and completions.
         .plugin(name: "GenerateManual",

@@ -80,3 +80,16 @@ struct ChunkProcessor: Sendable {
 @inline(__always) private func isFraming(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == recordSeparator
 }
+
+/// Runs `handler` over `bytes` as one whole input, in memory, as the streaming runner would (the
+/// same framing, trimming and error capture): for fuzzing and tests of record handlers.
+public func processInMemory(_ bytes: [UInt8], with handler: any RecordHandler,
+                            framing: StreamOptions.Framing = .lines) -> (output: [UInt8], failures: [(line: Int, message: String)]) {
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+    buffer.initialize(from: bytes, count: bytes.count)
+    let delimiter = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == recordSeparator
+        ? recordSeparator : UInt8(ascii: "\n")
+    let chunk = Chunk(bytes: buffer, count: bytes.count, source: "<memory>", firstLine: 1, delimiter: delimiter, startsFile: true)
+    let result = ChunkProcessor(handler: handler, framing: framing, decimals: nil, strict: false).process(chunk)
+    return (Array(result.output.bytes), result.failures.map { ($0.line, $0.message) })
+}

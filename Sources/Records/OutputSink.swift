@@ -32,7 +32,7 @@ final class OutputSink {
             rejectsFD = OutputSink.create(path)
             guard rejectsFD >= 0 else { throw InputFailure(message: "cannot create '\(path)': \(systemReason())", status: ExitCode.cannotCreate) }
         }
-        if options.progress { progress = ProgressLine(command: command) }
+        if options.progress { progress = ProgressLine(command: command, redraw: isatty(2) != 0) }
     }
 
     /// Opens the output's framing; a status means stop now.
@@ -101,9 +101,13 @@ final class OutputSink {
             printError("geo \(command): cannot write \(outputName): \(systemReason())\n")
             return ExitCode.ioError
         }
-        if rejectsFD >= 0 && close(rejectsFD) != 0 {
-            printError("geo \(command): cannot write '\(options.rejects!)': \(systemReason())\n")
-            return ExitCode.ioError
+        if rejectsFD >= 0 {
+            if close(rejectsFD) != 0 {
+                printError("geo \(command): cannot write '\(options.rejects!)': \(systemReason())\n")
+                return ExitCode.ioError
+            }
+            // No bad record, no rejects file: parallel workers leave none behind for nothing.
+            if failures == 0 { unlink(options.rejects!) }
         }
         return failures > 0 ? ExitCode.dataError : ExitCode.success
     }

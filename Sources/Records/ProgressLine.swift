@@ -6,13 +6,19 @@ import Glibc
 /// most five times a second. Only when asked for or when stderr is a terminal; never on stdout.
 final class ProgressLine {
     let command: String
+    /// Redraw one line in place on a terminal; elsewhere (a forced --progress into a log file)
+    /// write plain lines, at most one a second.
+    let redraw: Bool
     private var records = 0
     private var start = ProgressLine.now()
     private lazy var lastDraw = start
     private var drawn = false
     private var bytes = 0
 
-    init(command: String) { self.command = command }
+    init(command: String, redraw: Bool) {
+        self.command = command
+        self.redraw = redraw
+    }
 
     static func now() -> Double {
         var time = timespec()
@@ -24,7 +30,7 @@ final class ProgressLine {
         records += more
         bytes = total
         let time = ProgressLine.now()
-        if time - lastDraw >= 0.2 { draw(time) }
+        if time - lastDraw >= (redraw ? 0.2 : 1) { draw(time) }
     }
 
     private func draw(_ time: Double) {
@@ -32,8 +38,9 @@ final class ProgressLine {
         let elapsed = max(time - start, 1e-9)
         let megabytes = Double(bytes) / 1e6
         let rate = megabytes / elapsed
-        printError("\r\u{1B}[K" + "geo \(command): \(grouped(records)) records  \(oneDecimal(megabytes)) MB  \(oneDecimal(rate)) MB/s")
-        drawn = true
+        let line = "geo \(command): \(grouped(records)) records  \(oneDecimal(megabytes)) MB  \(oneDecimal(rate)) MB/s"
+        printError(redraw ? "\r\u{1B}[K" + line : line + "\n")
+        drawn = redraw
     }
 
     /// Erases the line so that an error message starts on a clean line.
@@ -45,7 +52,7 @@ final class ProgressLine {
 
     func finish() {
         draw(ProgressLine.now())
-        printError("\n")
+        if redraw { printError("\n") }
     }
 }
 

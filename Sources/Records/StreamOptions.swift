@@ -21,7 +21,7 @@ public struct StreamOptions: Sendable {
     public static let common: [OptionSpec] = [
         OptionSpec("output", short: "o", value: .file, help: "Write to FILE instead of standard output."),
         OptionSpec("strict", help: "Stop at the first bad record (exit 65) instead of reporting it and going on."),
-        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost. In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %."),
+        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost (no file is left when no record is bad). In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %."),
         OptionSpec("jobs", short: "j", value: .integer(1...1024), default: "all cores", help: "Process records on N threads; output stays in input order."),
         OptionSpec("quiet", short: "q", help: "Never show the progress line."),
         OptionSpec("progress", help: "Show the progress line on standard error even when it is not a terminal."),

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fuzz geo's harnesses with libFuzzer under AddressSanitizer.
+#
+#   fuzz/run.sh [SECONDS] [HARNESS...]     default: 600 s each, every harness
+#
+# Harnesses (Sources/GeoFuzz/Harnesses.swift): scanner (JSON scanner + GeoJSON reader),
+# polyline (decoder, round trip), arguments (every command's parsing and validation), records
+# (every command's record handler over a whole input). Corpora grow in fuzz/corpus/HARNESS
+# (not committed), seeded from fuzz/seeds/HARNESS. A crashing input is copied to
+# Tests/hostile/fuzz-regressions/HARNESS/, which the test suite replays (tests/e2e/test_hostile.py):
+# fix the bug, keep the input. The last line per harness says how many executions ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(scanner polyline arguments records)
+
+swift build -c release --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING \
+    --product geo-fuzz --build-path .build/fuzz 2>&1 | grep -v "Cannot export local symbol" | tail -1
+fuzzer=.build/fuzz/release/geo-fuzz
+status=0
+for harness in "${harnesses[@]}"; do
+    corpus=fuzz/corpus/$harness
+    crashes=fuzz/crashes/$harness
+    mkdir -p "$corpus" "$crashes"
+    log=fuzz/crashes/$harness.log
+    echo "== $harness: ${seconds}s"
+    if ! GEO_FUZZ_HARNESS=$harness "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "fuzz/seeds/$harness" > "$log" 2>&1; then
+        status=1
+        echo "   FOUND A CRASH: see $log"
+        mkdir -p "Tests/hostile/fuzz-regressions/$harness"
+        cp "$crashes"/crash-* "$crashes"/oom-* "$crashes"/timeout-* "Tests/hostile/fuzz-regressions/$harness/" 2>/dev/null || true
+    fi
+    grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -2 | sed 's/^/   /'
+done
+exit $status

@@ -1,0 +1,427 @@
+"""geo beyond one machine: the Spark job and the GNU parallel recipe (distributed/).
+
+Both must give, record for record, what one `geo CMD` process gives on the same input, keep
+every good record when some are bad, name the partition (Spark) or job (parallel) that had
+them, and exit 65 as geo does.
+
+These tests need Java 17, pyspark (pip) and GNU parallel (apt). When one is missing they FAIL,
+never skip: CI installs them. The Spark job runs in local[2] mode, mostly in this process on
+one shared SparkContext (geo_spark.main(argv, sc)); two cases run it as a command
+(python3 and spark-submit) to check its exit status and the shipping of the binary.
+"""
+
+import gzip
+import importlib.util
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import GEO_BIN, REPO, geo_bin
+
+DIST = REPO / "distributed"
+GEO_SPARK = DIST / "geo_spark.py"
+PARALLEL_SH = DIST / "parallel.sh"
+MAKE_CORPUS = REPO.parent / "shared" / "bench" / "make_corpus.py"
+CORPUS_PATHS = 2000
+SPARK_TIMEOUT = 300
+
+# The three commands of the issue: (name, geo arguments, corpus file, Spark split size: a few
+# partitions each).
+CASES = [
+    ("decode", ["decode"], "polylines.txt", "256k"),
+    ("length", ["length"], "paths.ndjson", "512k"),
+    ("circle", ["circle-to-polygon", "--radius", "1000"], "points.ndjson", "16k"),
+]
+
+
+# --- prerequisites: fail, never skip ----------------------------------------------------------
+
+def _require_java():
+    java = shutil.which("java")
+    if not java:
+        pytest.fail("java is required by the Spark tests (Debian: apt-get install "
+                    "default-jre-headless; Java 17 or later)", pytrace=False)
+    return java
+
+
+def _require_pyspark():
+    try:
+        import pyspark  # noqa: F401,PLC0415
+    except ImportError:
+        pytest.fail("pyspark is required by the Spark tests (pip install pyspark)", pytrace=False)
+
+
+def _require_parallel():
+    exe = shutil.which("parallel")
+    if not exe:
+        pytest.fail("GNU parallel is required (apt-get install parallel)", pytrace=False)
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    if "GNU parallel" not in out:
+        pytest.fail(f"`parallel` is not GNU parallel (moreutils?): {out[:80]!r}", pytrace=False)
+    return exe
+
+
+def _spark_submit():
+    _require_pyspark()
+    import pyspark  # noqa: PLC0415
+
+    candidate = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("spark-submit")
+    if not found:
+        pytest.fail("spark-submit not found (pip install pyspark provides it)", pytrace=False)
+    return found
+
+
+# --- the corpus -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """~2000 paths from the shared corpus generator, and Point features for circles."""
+    if not MAKE_CORPUS.is_file():
+        pytest.fail(f"shared corpus generator not found at {MAKE_CORPUS}", pytrace=False)
+    d = tmp_path_factory.mktemp("corpus")
+    subprocess.run([sys.executable, str(MAKE_CORPUS), str(d), str(CORPUS_PATHS)], check=True,
+                   timeout=300)
+    rng = random.Random(8)
+    lines = []
+    for i in range(1000):
+        lat, lng = round(rng.uniform(-80, 80), 5), round(rng.uniform(-180, 180), 5)
+        if i % 97 == 5:      # crosses the antimeridian: a MultiPolygon
+            lng = 179.99995
+        if i % 89 == 7:      # contains a pole
+            lat = 89.99999
+        point = {"type": "Point", "coordinates": [lng, lat]}
+        if i % 10 == 3:      # a bare geometry becomes a Feature
+            lines.append(json.dumps(point, separators=(",", ":")))
+        else:
+            lines.append(json.dumps({"type": "Feature", "properties": {"id": i}, "geometry": point},
+                                    separators=(",", ":")))
+    (d / "points.ndjson").write_text("\n".join(lines) + "\n")
+    return d
+
+
+def single(args, *files):
+    """What one geo process writes for FILES (stdout bytes, exit status)."""
+    proc = subprocess.run([geo_bin(), *args, *map(str, files)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=300)
+    return proc.stdout, proc.returncode
+
+
+def with_bad_lines(src, dst, bad):
+    """Copy SRC to DST with the (1-based) line numbers in BAD replaced by a bad record."""
+    lines = src.read_bytes().split(b"\n")
+    for n in bad:
+        lines[n - 1] = b"bad!" if src.suffix == ".txt" else b'{"type":"Point","coordinates":[1]}'
+    dst.write_bytes(b"\n".join(lines))
+    return dst
+
+
+# --- Spark ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def geo_spark():
+    spec = importlib.util.spec_from_file_location("geo_spark", GEO_SPARK)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def sc():
+    """One SparkContext, local[2], for the in-process runs of this module."""
+    _require_java()
+    _require_pyspark()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark import SparkConf, SparkContext  # noqa: PLC0415
+
+    conf = (SparkConf().setMaster("local[2]").setAppName("geo e2e")
+            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false")
+            .set("spark.log.level", "ERROR"))
+    context = SparkContext.getOrCreate(conf)
+    yield context
+    context.stop()
+
+
+def part_files(out):
+    parts = sorted(out.glob("part-*"))
+    assert parts, f"no part files in {out}"
+    assert (out / "_SUCCESS").exists()
+    return parts
+
+
+def spark_output(out):
+    return b"".join(p.read_bytes() for p in part_files(out))
+
+
+@pytest.mark.parametrize("name,args,source,split", CASES, ids=[c[0] for c in CASES])
+def test_spark_matches_single_process(geo_spark, sc, corpus, tmp_path, name, args, source, split):
+    out = tmp_path / "out"
+    status = geo_spark.main(["--input", str(corpus / source), "--output", str(out),
+                             "--geo", str(GEO_BIN), "--split-size", split, "--", *args], sc=sc)
+    expected, single_status = single(args, corpus / source)
+    assert (status, single_status) == (0, 0)
+    assert len(part_files(out)) >= 3, "the input should be split into several partitions"
+    got = spark_output(out)
+    assert got.count(b"\n") == expected.count(b"\n") > 0
+    assert got == expected
+
+
+@pytest.mark.parametrize("whole_files", [False, True], ids=["lines", "whole-files"])
+def test_spark_many_files_in_path_order(geo_spark, sc, corpus, tmp_path, whole_files):
+    """A directory: files in sorted path order, recursively, _ and . files skipped, gzip read,
+    names with glob characters and commas taken literally."""
+    src = (corpus / "polylines.txt").read_bytes().splitlines(keepends=True)
+    d = tmp_path / "in"
+    (d / "2026" / "12").mkdir(parents=True)
+    files = [d / "a,[1]{x}.txt", d / "b.txt", d / "2026" / "12" / "c.txt.gz"]
+    files[0].write_bytes(b"".join(src[:300]))
+    files[1].write_bytes(b"".join(src[300:1100]))
+    files[2].write_bytes(gzip.compress(b"".join(src[1100:1500])))
+    (d / "_SUCCESS").write_bytes(b"")
+    (d / ".hidden.txt").write_bytes(b"bad!\n")
+    out = tmp_path / "out"
+    argv = ["--input", str(d), "--output", str(out), "--geo", str(GEO_BIN),
+            "--split-size", "64k", "--", "decode"]
+    if whole_files:
+        argv.insert(0, "--whole-files")
+    assert geo_spark.main(argv, sc=sc) == 0
+    in_order = sorted(str(f) for f in files)
+    expected = b"".join(single(["decode"], f)[0] if not f.endswith(".gz")
+                        else subprocess.run([geo_bin(), "decode"], input=gzip.decompress(
+                            Path(f).read_bytes()), capture_output=True).stdout
+                        for f in in_order)
+    assert spark_output(out) == expected
+    parts = part_files(out)
+    assert len(parts) == 3 if whole_files else len(parts) > 3
+
+
+def test_spark_whole_files_is_byte_exact(geo_spark, sc, tmp_path, capsys):
+    """--whole-files hands geo the file's bytes: an invalid UTF-8 byte and a lone CR are bad
+    records as with geo alone (the lines mode's text reader would have let them through)."""
+    src = tmp_path / "in.ndjson"
+    src.write_bytes(b'{"type":"Feature","properties":{"a":"\xff"},"geometry":null}\n'
+                    b'{"type":"Point","coordinates":[1,2]}\r{"type":"Point","coordinates":[3,4]}\n'
+                    b'{"type":"Point","coordinates":[5,6]}\n')
+    out, rejects = tmp_path / "out", tmp_path / "rejects"
+    status = geo_spark.main(["--whole-files", "--input", str(src), "--output", str(out),
+                             "--geo", str(GEO_BIN), "--rejects-dir", str(rejects), "--",
+                             "length"], sc=sc)
+    expected, single_status = single(["length"], src)
+    assert (status, single_status) == (65, 65)
+    assert spark_output(out) == expected
+    err = capsys.readouterr().err
+    assert f"geo length: {src}:1: invalid JSON at byte 37: invalid UTF-8" in err
+    assert f"geo length: {src}:2: " in err
+    entries = [json.loads(x) for x in (rejects / "rejects-00000.ndjson").read_text().splitlines()]
+    assert [(e["source"], e["line"]) for e in entries] == [(str(src), 1), (str(src), 2)]
+
+
+def test_spark_bad_records_rejects_per_partition_and_status_65(corpus, tmp_path):
+    """Run as a command (python3 geo_spark.py --master local[2]): two bad records in two
+    partitions; each partition's rejects file holds its own, with the input file and its line;
+    the exit status is 65 and every other record is written."""
+    _require_java()
+    _require_pyspark()
+    bad = [2, 1700]
+    src = with_bad_lines(corpus / "polylines.txt", tmp_path / "routes.txt", bad)
+    out, rejects = tmp_path / "out", tmp_path / "rejects"
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.run(
+        [sys.executable, str(GEO_SPARK), "--master", "local[2]", "--conf",
+         "spark.ui.enabled=false", "--input", str(src), "--output", str(out), "--geo",
+         str(GEO_BIN), "--rejects-dir", str(rejects), "--split-size", "256k", "--", "decode"],
+        capture_output=True, text=True, env=env, timeout=SPARK_TIMEOUT)
+    assert proc.returncode == 65, proc.stderr[-3000:]
+    expected, single_status = single(["decode"], src)
+    assert single_status == 65
+    assert spark_output(out) == expected  # all the good records, in order
+
+    # stderr: each bad record as geo reports it, with the input file and its line there,
+    # then the partitions and their statuses.
+    for n in bad:
+        assert re.search(rf"^geo decode: {re.escape(str(src))}:{n}: invalid polyline",
+                         proc.stderr, re.M), proc.stderr[-3000:]
+    parts = {int(m.group(1)): (int(m.group(2)), int(m.group(3)))
+             for m in re.finditer(r"partition (\d+) \(.*?, lines (\d+)-(\d+), host .*?\): "
+                                  r"exit 65, 1 bad record", proc.stderr)}
+    assert len(parts) == 2, proc.stderr[-3000:]
+    for index, (first, last) in parts.items():
+        inside = [n for n in bad if first <= n <= last]
+        assert len(inside) == 1
+        rejects_file = rejects / f"rejects-{index:05d}.ndjson"
+        entries = [json.loads(x) for x in rejects_file.read_text().splitlines()]
+        assert [(e["source"], e["line"], e["input"]) for e in entries] == \
+            [(str(src), inside[0], "bad!")]
+        assert "invalid polyline" in entries[0]["error"]
+    assert sorted(p.name for p in rejects.iterdir()) == \
+        sorted(f"rejects-{i:05d}.ndjson" for i in parts)
+
+
+def test_spark_submit_ships_the_binary_with_files(corpus, tmp_path):
+    """spark-submit --files geo: no --geo, and no geo on PATH."""
+    _require_java()
+    submit = _spark_submit()
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                           if p and not (Path(p) / "geo").exists())
+    env = dict(os.environ, PATH=path, PYSPARK_PYTHON=sys.executable)
+    out = tmp_path / "out"
+    src = corpus / "points.ndjson"
+    proc = subprocess.run(
+        [submit, "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+         "--files", str(GEO_BIN), str(GEO_SPARK), "--input", str(src), "--output", str(out),
+         "--split-size", "32k", "--", "circle-to-polygon", "--radius", "1000", "--segments", "8"],
+        capture_output=True, text=True, env=env, timeout=SPARK_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    expected, _ = single(["circle-to-polygon", "--radius", "1000", "--segments", "8"], src)
+    assert spark_output(out) == expected
+
+
+def test_spark_geo_cannot_run(geo_spark, sc, corpus, tmp_path, capsys):
+    src = str(corpus / "points.ndjson")
+    # In local mode the driver's view is the executors': checked before any task runs.
+    assert geo_spark.main(["--input", src, "--output", str(tmp_path / "o1"), "--geo",
+                           "/nonexistent/geo", "--", "length"], sc=sc) == 69
+    assert "geo not found: /nonexistent/geo" in capsys.readouterr().err
+    # Not checked on the driver: the executors find out.
+    assert geo_spark.main(["--input", src, "--output", str(tmp_path / "o1"), "--geo",
+                           "/nonexistent/geo", "--no-preflight", "--", "length"], sc=sc) == 69
+    assert "geo could not run on the executors" in capsys.readouterr().err
+    # A geo whose libraries are missing: its task fails (Spark retries it elsewhere on a
+    # cluster), the job exits 69 with the loader's message, and no _SUCCESS is written.
+    fake = tmp_path / "geo"
+    fake.write_text("#!/bin/sh\necho 'geo: error while loading shared libraries: libproj.so.25:"
+                    " cannot open shared object file' >&2\nexit 127\n")
+    fake.chmod(0o755)
+    out = tmp_path / "o2"
+    assert geo_spark.main(["--input", src, "--output", str(out), "--geo", str(fake),
+                           "--no-preflight", "--", "length"], sc=sc) == 69
+    err = capsys.readouterr().err
+    assert "geo could not run on the executors" in err and "libproj.so.25" in err
+    assert not (out / "_SUCCESS").exists()
+
+
+def test_spark_usage_errors(geo_spark, corpus, tmp_path, capsys):
+    """Found before Spark starts (no SparkContext is passed: none is created)."""
+    src = str(corpus / "points.ndjson")
+    base = ["--input", src, "--output", str(tmp_path / "o"), "--geo", str(GEO_BIN), "--"]
+    assert geo_spark.main(base + ["length", "-o", "x"]) == 64
+    assert "-o cannot be used" in capsys.readouterr().err
+    assert geo_spark.main(base + ["length", "--no-such-option"]) == 64
+    assert "--no-such-option" in capsys.readouterr().err
+    assert geo_spark.main(base[:-1]) == 64
+    assert not (tmp_path / "o").exists()
+
+
+# --- GNU parallel -----------------------------------------------------------------------------
+
+def run_parallel_sh(opts, geo_args, stdin_path=None, timeout=300):
+    _require_parallel()
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        proc = subprocess.run(["bash", str(PARALLEL_SH), "--geo", str(GEO_BIN), *opts, "--",
+                               *geo_args], stdin=stdin, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout)
+    finally:
+        if stdin_path:
+            stdin.close()
+    return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
+
+
+def joblog_rows(path):
+    rows = [line.split("\t") for line in path.read_text().splitlines()[1:]]
+    return [{"seq": int(r[0]), "host": r[1], "exit": int(r[6])} for r in rows]
+
+
+@pytest.mark.parametrize("name,args,source,split", CASES, ids=[c[0] for c in CASES])
+def test_parallel_matches_single_process(corpus, tmp_path, name, args, source, split):
+    joblog = tmp_path / "jobs.tsv"
+    status, out, err = run_parallel_sh(["-j2", "--block", split, "--joblog", str(joblog)], args,
+                                       corpus / source)
+    expected, single_status = single(args, corpus / source)
+    assert (status, single_status) == (0, 0), err
+    assert out == expected
+    rows = joblog_rows(joblog)
+    assert len(rows) >= 4 and all(r["exit"] == 0 for r in rows)
+
+
+def test_parallel_recipe_by_hand(corpus):
+    """The README's one-liner, exactly: parallel --pipe --keep-order --block SIZE geo CMD -j1."""
+    _require_parallel()
+    src = corpus / "polylines.txt"
+    with open(src, "rb") as f:
+        proc = subprocess.run(["parallel", "--will-cite", "--pipe", "--keep-order", "--block",
+                               "64k", "-j2", str(GEO_BIN), "decode", "-j1"], stdin=f,
+                              capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == single(["decode"], src)[0]
+
+
+def test_parallel_pipepart_over_ssh_logins(corpus, tmp_path):
+    """-a FILE (--pipepart) on two "hosts": a stand-in ssh runs each job here, through the same
+    remote command line that real ssh would get."""
+    fake_ssh = tmp_path / "fake-ssh"
+    fake_ssh.write_text(
+        "#!/bin/bash\n"
+        "# ssh stand-in: skip ssh's options and the host, run the command here\n"
+        "while [ $# -gt 0 ]; do case $1 in\n"
+        "  -[BbcDEeFIiJLlmOopQRSWw]) shift 2 ;; -*) shift ;; *) break ;; esac; done\n"
+        "echo \"$1\" >> \"$(dirname \"$0\")/hosts.log\"; shift\n"
+        "[ \"${1:-}\" = -- ] && shift\n"
+        "exec bash -c \"$*\"\n")
+    fake_ssh.chmod(0o755)
+    src = corpus / "paths.ndjson"
+    joblog = tmp_path / "jobs.tsv"
+    args = ["length", "--kind", "rhumb", "--field", "len gth"]  # an argument to quote remotely
+    status, out, err = run_parallel_sh(
+        ["--block", "256k", "-a", str(src), "--ssh", str(fake_ssh), "-S", "1/hostA,1/hostB",
+         "--joblog", str(joblog)], args)
+    assert status == 0, err
+    assert out == single(args, src)[0]
+    assert {r["host"] for r in joblog_rows(joblog)} == {"hostA", "hostB"}
+    assert {"hostA", "hostB"} <= set((tmp_path / "hosts.log").read_text().split())
+
+
+def test_parallel_bad_records_rejects_per_job_and_status_65(corpus, tmp_path):
+    bad = [3, 1500]
+    src = with_bad_lines(corpus / "paths.ndjson", tmp_path / "paths.ndjson", bad)
+    rejects = tmp_path / "rejects"
+    status, out, err = run_parallel_sh(["-j2", "--block", "128k", "--rejects-dir", str(rejects)],
+                                       ["length"], src)
+    expected, single_status = single(["length"], src)
+    assert (status, single_status) == (65, 65), err
+    assert out == expected  # every good record, in order
+    failed = [int(m.group(1)) for m in re.finditer(r"job (\d+) \(block \d+, host .*?\): exit 65",
+                                                   err)]
+    assert len(failed) == 2, err
+    files = sorted(rejects.iterdir())
+    assert sorted(int(f.name.split("-")[1]) for f in files) == sorted(failed), \
+        "one rejects file per failed job, and none for the others"
+    entries = [json.loads(line) for f in files for line in f.read_text().splitlines()]
+    assert len(entries) == 2
+    assert all(e["input"] == '{"type":"Point","coordinates":[1]}' for e in entries)
+    assert len(re.findall(r"^geo length: <stdin>:\d+: ", err, re.M)) == 2
+
+
+def test_parallel_usage_and_cannot_run(corpus, tmp_path):
+    src = corpus / "points.ndjson"
+    status, out, err = run_parallel_sh([], ["length", "--no-such-option"], src)
+    assert (status, out) == (64, b"") and "--no-such-option" in err
+    status, out, err = run_parallel_sh([], ["length", "--output", "x"], src)
+    assert (status, out) == (64, b"")
+    fake = tmp_path / "geo"
+    fake.write_text("#!/bin/sh\necho 'error while loading shared libraries: libproj.so.25' >&2\n"
+                    "exit 127\n")
+    fake.chmod(0o755)
+    proc = subprocess.run(["bash", str(PARALLEL_SH), "--geo", str(fake), "--", "length"],
+                          stdin=open(src, "rb"), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 69 and "libproj.so.25" in proc.stderr

@@ -116,10 +116,21 @@ final class OutputSink {
         write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Writes whole records. A signal that would end geo waits until the write is done (see
+    /// SignalGuard), and a write that fails part way (a full disk) is cut back to the last whole
+    /// record, so an output file never ends in half a record.
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let start = lseek(fd, 0, SEEK_CUR)  // -1 for pipes and terminals: nothing to cut back
+        SignalGuard.writing = 1
+        defer { SignalGuard.finishedWriting() }
         do { try writeAll(fd, bytes) } catch {
             // A reader that went away (`| head -1`) is not an error: stop quietly (SPEC §3).
             if error.errno == EPIPE { exit(ExitCode.brokenPipe) }
+            if start >= 0, let lastWhole = lastIndex(of: UInt8(ascii: "\n"), in: UnsafeMutablePointer(mutating: bytes.baseAddress!), error.written) {
+                _ = ftruncate(fd, start + off_t(lastWhole + 1))
+            } else if start >= 0 {
+                _ = ftruncate(fd, start)
+            }
             progress?.clear()
             printError("geo \(command): cannot write \(outputName): \(error.reason)\n")
             return ExitCode.ioError

@@ -41,6 +41,7 @@ public struct StreamRunner {
             printError("geo \(command): \(error.message)\n")
             return error.status
         }
+        SignalGuard.install()
         if let status = sink.start() { return status }
         if options.jobs <= 1 {
             while true {

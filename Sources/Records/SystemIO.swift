@@ -2,24 +2,25 @@
 import Glibc
 #endif
 
-/// A write(2) failure other than a closed pipe (which ends the process quietly).
+/// A write(2) failure other than a closed pipe (which ends the process quietly), and how many
+/// bytes had been written before it.
 struct WriteFailure: Error {
     var errno: Int32
+    var written = 0
     var reason: String { String(cString: strerror(errno)) }
 }
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
 func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) throws(WriteFailure) {
-    guard var pointer = bytes.baseAddress else { return }
-    var remaining = bytes.count
-    while remaining > 0 {
-        let written = write(fd, pointer, remaining)
-        if written < 0 {
+    guard let start = bytes.baseAddress else { return }
+    var written = 0
+    while written < bytes.count {
+        let count = write(fd, start + written, bytes.count - written)
+        if count < 0 {
             if errno == EINTR { continue }
-            throw WriteFailure(errno: errno)
+            throw WriteFailure(errno: errno, written: written)
         }
-        pointer += written
-        remaining -= written
+        written += count
     }
 }
 

@@ -41,9 +41,51 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
     let status = pthread_create(&thread, &attributes, { context in
+        // Only the writing thread takes SIGINT and SIGTERM (SignalGuard).
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
         Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
         return nil
     }, context)
     precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
     pthread_attr_destroy(&attributes)
+}
+
+/// SIGINT and SIGTERM end geo at once, as usual, except in the middle of writing output: then
+/// the write completes first, so that `-o FILE` never ends in half a record. Worker threads block
+/// both signals, so they reach the writing thread.
+enum SignalGuard {
+    nonisolated(unsafe) static var writing: sig_atomic_t = 0
+    nonisolated(unsafe) static var pending: sig_atomic_t = 0
+
+    static func install() {
+        for signal in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                if SignalGuard.writing != 0 {
+                    SignalGuard.pending = signal
+                } else {
+                    SignalGuard.die(signal)
+                }
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    /// After a write: a signal that came during it takes effect now.
+    static func finishedWriting() {
+        writing = 0
+        if pending != 0 { die(pending) }
+    }
+
+    /// Ends the process by the signal itself, so the parent sees what happened (128 + N).
+    static func die(_ signal: Int32) {
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+    }
 }

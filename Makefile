@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel
 PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark
 
-.PHONY: all build setup install uninstall docs demo test unit-test e2e-test bench clean
+.PHONY: all build setup install uninstall docs demo test unit-test e2e-test fuzz-smoke sanitize bench clean
 
 all: build
 
@@ -63,6 +63,18 @@ unit-test:
 
 e2e-test:
 	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q tests/e2e
+
+## fuzz-smoke: each libFuzzer harness for 15 s (fuzz/run.sh SECONDS for longer runs)
+fuzz-smoke:
+	fuzz/run.sh 15
+
+## sanitize: unit tests and the end-to-end suite against AddressSanitizer builds (swiftc has no
+## UndefinedBehaviorSanitizer on Linux; Swift itself traps on overflow and bounds errors)
+sanitize:
+	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp $(SWIFT) test --disable-swift-testing --sanitize address --build-path .build/asan
+	$(SWIFT) build -c release --sanitize address --product geo --build-path .build/asan
+	GEO_BIN="$$($(SWIFT) build -c release --build-path .build/asan --show-bin-path)/geo" ASAN_OPTIONS=detect_leaks=0 \
+		$(PYTHON) -m pytest -q tests/e2e --ignore=tests/e2e/test_distributed.py
 
 ## bench: geo against the Python peers on the shared corpus (see bench/README.md)
 bench: build

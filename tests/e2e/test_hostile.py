@@ -153,3 +153,22 @@ def test_a_feature_collection_of_a_million_features_on_one_line(tmp_path):
     assert (rc, err) == (0, "")
     lines = out.splitlines()
     assert len(lines) == 1_000_000 and json.loads(lines[-1])["id"] == 999_999
+
+
+# --- fuzzing: every seed and every input that ever crashed a harness, replayed ----------------
+
+FUZZ_BIN = GEO_BIN.parent / "geo-fuzz"
+HARNESSES = ["scanner", "polyline", "arguments", "records"]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_fuzz_seeds_and_regressions_replay_without_a_crash(harness):
+    assert FUZZ_BIN.is_file(), f"{FUZZ_BIN} is missing: build with 'swift build -c release'"
+    inputs = sorted((REPO / "fuzz" / "seeds" / harness).iterdir())
+    regressions = REPO / "Tests" / "hostile" / "fuzz-regressions" / harness
+    if regressions.is_dir():
+        inputs += sorted(regressions.iterdir())
+    inputs += sorted((HOSTILE / "cases").iterdir())  # the corpus is fair game for every harness
+    result = subprocess.run([str(FUZZ_BIN), harness] + [str(p) for p in inputs], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout == f"replayed {len(inputs)} input(s) through {harness}: no crash\n"

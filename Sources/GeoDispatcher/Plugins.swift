@@ -61,11 +61,12 @@ enum Plugins {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var names: [String] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            names.append(name)
+            // Read d_name in place: a dirent is only as long as its name, so copying the whole
+            // 256-byte field (as `entry.pointee.d_name` would) reads past it (found by ASan).
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            names.append(String(cString: name))
         }
         return names.sorted()
     }

@@ -73,6 +73,7 @@ fuzz-smoke:
 sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp $(SWIFT) test --disable-swift-testing --sanitize address --build-path .build/asan
 	$(SWIFT) build -c release --sanitize address --product geo --build-path .build/asan
+	$(SWIFT) build -c release --sanitize address --product geo-fuzz --build-path .build/asan
 	GEO_BIN="$$($(SWIFT) build -c release --build-path .build/asan --show-bin-path)/geo" ASAN_OPTIONS=detect_leaks=0 \
 		$(PYTHON) -m pytest -q tests/e2e --ignore=tests/e2e/test_distributed.py
 

@@ -16,7 +16,8 @@ shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(scanner polyline arguments records)
 
-swift build -c release --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING \
+# --disable-dead-strip: the linker would otherwise drop the coverage counters libFuzzer needs.
+swift build -c release --sanitize fuzzer --sanitize address --disable-dead-strip -Xswiftc -DFUZZING \
     --product geo-fuzz --build-path .build/fuzz 2>&1 | grep -v "Cannot export local symbol" | tail -1
 fuzzer=.build/fuzz/release/geo-fuzz
 status=0

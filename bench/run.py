@@ -8,20 +8,37 @@ corpus) through geo to check that memory stays flat. Prints a markdown table and
 goals are met:
 
   * geo decode and geo encode each at least 20x faster than the Python peer (all cores);
+  * geo length (geodesic, WGS84) at least 4x faster than the pyproj peer (all cores);
   * geo's peak RSS under 64 MB whatever the input size.
+
+With the length job it also measures the floor for one core: bench/geod_floor.c (built into
+bench/out/geod_floor with `cc -O2 ... -lproj` when missing or older than its source) times
+PROJ's geod_inverse over every edge of the corpus (read into memory first; best of 3), and
+compares geo -j1 with it. And, unless --no-cli-peers, it times PROJ's `geod -I` and
+GeographicLib's `GeodSolve -i` once each on the same edges as text (several seconds each).
+The edge lists (bench/out/edges.bin, doubles lat1 lon1 lat2 lon2; bench/out/edges.txt, the
+same as text lines) are made once from paths.ndjson and rebuilt when it is newer.
 
 Exit status: 0 when all answers agree (1 on any mismatch or failed command; with
 --check-goals, 2 when they agree but a goal is missed).
 
 usage: python3 bench/run.py [--corpus DIR] [--shared DIR] [--geo PATH] [--runs N]
-                            [--big-mb N] [--only decode,encode] [--check-goals]
+                            [--big-mb N] [--only decode,encode,length] [--no-cli-peers]
+                            [--wait-quiet S] [--retry-noisy N] [--check-goals]
+
+geo is run from a copy (bench/out/geo-under-test) taken at the start, so a rebuild during the
+run cannot mix two builds. For every run the CPU time other processes took meanwhile is
+measured and reported; --wait-quiet / --retry-noisy wait for, and redo runs spoiled by, them.
 
 MB here is 2^20 bytes (ru_maxrss is in KiB). Everything is written under bench/out/.
 """
 import argparse
+import array
 import datetime
+import decimal
 import filecmp
 import json
+import math
 import os
 import platform
 import shutil
@@ -36,13 +53,15 @@ REPO = BENCH.parent
 OUT = BENCH / "out"
 MB = 1 << 20
 
-SPEEDUP_GOAL = 20.0      # geo (all cores) vs the peer, per job
+SPEEDUP_GOAL = 20.0      # geo (all cores) vs the peer, per job unless the job sets "goal"
 RSS_GOAL_MB = 64.0       # geo peak RSS, any input size
+LENGTH_TOL_M = 1e-6      # length job: |geo length_m - peer length_m| per feature
 
 
 # ---------------------------------------------------------------- answer checks
 # A checker gets the peer's output and geo's output (paths) and returns None when they agree,
-# or (line number, peer line, geo line, reason) for the first disagreement plus a count.
+# or (line number, peer line, geo line, reason) for the first disagreement plus a count. It may
+# also put figures (max difference, sums) into the `stats` dict it is given.
 
 def _lines(path):
     with open(path, "rb") as f:
@@ -122,12 +141,63 @@ def same_bytes(a, b):
     return f"lines differ from byte {col} (lengths {len(a)} vs {len(b)})"
 
 
-def check_decode(peer_out, geo_out):
+def check_decode(peer_out, geo_out, stats=None):
     return _compare_lines(peer_out, geo_out, same_geojson_geometry)
 
 
-def check_encode(peer_out, geo_out):
+def check_encode(peer_out, geo_out, stats=None):
     return _compare_lines(peer_out, geo_out, same_bytes)
+
+
+def check_length(peer_out, geo_out, stats=None):
+    """properties.length_m within LENGTH_TOL_M; the rest of the Feature equal as parsed JSON.
+
+    stats gets max_abs_diff_m (and the line it is on), and the fsum of length_m of each side."""
+    st = stats if stats is not None else {}
+    st.update(max_abs_diff_m=0.0, max_diff_line=0, peer_sum_m=0.0, geo_sum_m=0.0, features=0)
+    peer_vals, geo_vals, n = [], [], [0]
+
+    def length_of(rec):
+        props = rec.get("properties") if isinstance(rec, dict) else None
+        if not isinstance(props, dict) or "length_m" not in props:
+            return None, "no properties.length_m"
+        v = props.pop("length_m")
+        return (v, None) if _num(v) else (None, f"length_m is {v!r}")
+
+    def same(a, b):
+        n[0] += 1
+        try:
+            ra = json.loads(a)
+        except ValueError as e:
+            return f"peer line is not JSON ({e})"
+        try:
+            rb = json.loads(b)
+        except ValueError as e:
+            return f"geo line is not JSON ({e})"
+        va, why = length_of(ra)
+        if why:
+            return f"peer: {why}"
+        vb, why = length_of(rb)
+        if why:
+            return f"geo: {why}"
+        peer_vals.append(va)
+        geo_vals.append(vb)
+        d = abs(float(va) - float(vb))
+        if not d <= st["max_abs_diff_m"]:           # also catches NaN
+            st["max_abs_diff_m"], st["max_diff_line"] = d, n[0]
+        if not d <= LENGTH_TOL_M:
+            return f"length_m {va!r} vs {vb!r}: differ by {d:.3g} m > {LENGTH_TOL_M:g} m"
+        if ra != rb:
+            keys = sorted(set(ra) | set(rb)) if isinstance(ra, dict) and isinstance(rb, dict) else []
+            diff = [k for k in keys if ra.get(k) != rb.get(k)]
+            return ("the Feature differs apart from length_m"
+                    + (f" (members: {', '.join(diff)})" if diff else ""))
+        return None
+
+    m = _compare_lines(peer_out, geo_out, same)
+    st["features"] = len(geo_vals)
+    st["peer_sum_m"], st["geo_sum_m"] = math.fsum(peer_vals), math.fsum(geo_vals)
+    return m
 
 
 # ---------------------------------------------------------------- the job table
@@ -154,6 +224,14 @@ JOBS = {
         peer=_peer("encode"),
         geo=lambda ctx, path: [ctx.geo, "encode", str(path)],
         check=check_encode,
+    ),
+    "length": dict(
+        what="geodesic length of every path (WGS84) → GeoJSON NDJSON with properties.length_m",
+        input="paths.ndjson",
+        peer=_peer("length-geodesic"),
+        geo=lambda ctx, path: [ctx.geo, "length", str(path)],
+        check=check_length,
+        goal=4.0,
     ),
 }
 for _job in JOBS.values():
@@ -188,9 +266,71 @@ def _subreaper():
 SUBREAPER = _subreaper()
 
 
+# Other work on the machine. The load average also counts this benchmark's own processes (a run
+# that keeps both cores busy leaves it above 1 for a minute), so each run also measures the CPU
+# time that did *not* go to the command: busy time from /proc/stat (steal included) minus the
+# command's own user+system time from wait4, over the wall time = cores' worth of other work.
+
+OTHER_CPU = []                  # (what, wall s, other cores on average, kept), one entry a run
+NOISE = {"retries": 0, "limit": 0.25, "wait": 0.0}   # set from --retry-noisy / --wait-quiet
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _busy_s():
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal (guest is already in user)
+    return (sum(v[:8]) - v[3] - v[4]) / TICK
+
+
+def wait_quiet(limit_s, what, threshold=0.15, quiet_s=3):
+    """Wait (at most limit_s seconds) until other processes have used under `threshold` cores in
+    each of `quiet_s` consecutive 1-second samples. Returns the seconds waited."""
+    if limit_s <= 0 or _busy_s() is None:
+        return 0.0
+    t0 = time.perf_counter()
+    told, calm = False, 0
+    while True:
+        b0 = _busy_s()
+        time.sleep(1.0)
+        used = _busy_s() - b0
+        calm = calm + 1 if used < threshold else 0
+        waited = time.perf_counter() - t0
+        if calm >= quiet_s:
+            return waited
+        if waited >= limit_s:
+            say(f"still {used:.2f} cores busy after {waited:.0f} s; going on with {what}")
+            return waited
+        if used >= threshold and not told:
+            say(f"other processes use {used:.2f} cores; waiting before {what} "
+                f"(up to {limit_s:.0f} s) ...")
+            told = True
+
+
 def run(argv, stdout_path, stderr_path):
-    """Run argv with stdout and stderr to files; return (wall seconds, peak RSS in KiB)."""
+    """Run argv with stdout and stderr to files; return (wall seconds, peak RSS in KiB).
+
+    With --retry-noisy N, a run during which other processes took more than NOISE["limit"]
+    cores is thrown away and made again (after waiting for quiet), at most N times."""
+    for attempt in range(NOISE["retries"] + 1):
+        before = len(OTHER_CPU)
+        wall, kib = _run_once(argv, stdout_path, stderr_path)
+        what, _, other = OTHER_CPU[-1][:3] if len(OTHER_CPU) > before else ("", 0, 0.0)
+        if other <= NOISE["limit"] or attempt == NOISE["retries"]:
+            return wall, kib
+        OTHER_CPU[-1] = (*OTHER_CPU[-1][:3], False)
+        say(f"  other processes took {other:.2f} cores during {what} ({wall:.2f} s); "
+            f"measuring it again ({attempt + 1}/{NOISE['retries']})")
+        wait_quiet(max(NOISE["wait"], 60), what)
+    return wall, kib
+
+
+def _run_once(argv, stdout_path, stderr_path):
     argv = [str(a) for a in argv]
+    busy0 = _busy_s()
     t0 = time.perf_counter()
     if SUBREAPER:
         sh = subprocess.run(["/bin/sh", "-c", _LAUNCH, "sh", str(stdout_path), str(stderr_path), *argv],
@@ -202,6 +342,11 @@ def run(argv, stdout_path, stderr_path):
         pid = p.pid
     _, status, ru = os.wait4(pid, 0)
     wall = time.perf_counter() - t0
+    busy1 = _busy_s()
+    if busy0 is not None and busy1 is not None and wall > 0:
+        other = max(0.0, busy1 - busy0 - ru.ru_utime - ru.ru_stime)
+        OTHER_CPU.append((Path(stdout_path).name if str(stdout_path) != os.devnull
+                          else Path(argv[-1]).name, wall, other / wall, True))
     if not SUBREAPER:
         p.returncode = os.waitstatus_to_exitcode(status)   # we reaped it, tell Popen
     code = os.waitstatus_to_exitcode(status)
@@ -252,6 +397,40 @@ def binary_info(geo):
     return st.st_mtime_ns, st.st_size
 
 
+def snapshot_binary(src):
+    """Copy the geo binary to OUT/geo-under-test and return (copy, (mtime, size) of src, sha256
+    prefix). Every run uses the copy, so a rebuild of src during the benchmark cannot mix two
+    builds. Waits until src is at least 5 s old and unchanged across the copy (not mid-link)."""
+    import hashlib
+    dst = OUT / "geo-under-test"
+    for _ in range(60):
+        info = binary_info(src)
+        if time.time() - info[0] / 1e9 < 5:
+            time.sleep(2)
+            continue
+        shutil.copy2(src, dst)
+        if binary_info(src) == info:
+            break
+    else:
+        raise SystemExit(f"{src} keeps changing; not benchmarking a binary that is being rebuilt")
+    digest = hashlib.sha256(dst.read_bytes()).hexdigest()[:12]
+    return str(dst), info, digest
+
+
+def peer_versions():
+    from importlib import metadata
+    out = []
+    for pkg in ("polyline", "pyproj"):
+        try:
+            v = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            v = "not installed"
+        if pkg == "pyproj" and v != "not installed":
+            v += " (PROJ " + version_of([sys.executable, "-c", "import pyproj; print(pyproj.proj_version_str)"]) + " bundled)"
+        out.append(f"{pkg} {v}")
+    return ", ".join(out)
+
+
 def git_head():
     try:
         return subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
@@ -287,6 +466,117 @@ def ensure_big(src, big_mb):
     return dst, copies
 
 
+# ---------------------------------------------------------------- the length floor and CLI peers
+
+def _deg_text(x):
+    """A coordinate as text both geod and GeodSolve read back to the same double: the shortest
+    repr, written out positionally (GeodSolve misreads exponents: "1e-05")."""
+    r = repr(x)
+    return r if "e" not in r and "E" not in r else format(decimal.Decimal(r), "f")
+
+
+def ensure_edges(paths):
+    """OUT/edges.bin (4 doubles a edge: lat1 lon1 lat2 lon2) and OUT/edges.txt (the same as text
+    lines), every consecutive vertex pair of every LineString in paths (GeoJSON is lon, lat).
+    Rebuilt when missing or older than paths. Returns (bin, txt, number of edges)."""
+    bin_, txt = OUT / "edges.bin", OUT / "edges.txt"
+    src_mtime = paths.stat().st_mtime_ns
+    if all(p.is_file() and p.stat().st_mtime_ns >= src_mtime for p in (bin_, txt)):
+        return bin_, txt, bin_.stat().st_size // 32
+    say(f"writing the edge lists {bin_.name} and {txt.name} from {paths.name} ...")
+    n = 0
+    tmp_bin, tmp_txt = OUT / (bin_.name + ".tmp"), OUT / (txt.name + ".tmp")
+    with open(paths, "rb") as f, open(tmp_bin, "wb") as fb, open(tmp_txt, "w") as ft:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            geom = json.loads(line).get("geometry") or {}
+            if geom.get("type") != "LineString":
+                raise Failed(f"{paths}:{lineno}: edge lists need LineStrings, got {geom.get('type')!r}")
+            cs = geom["coordinates"]
+            buf, out = array.array("d"), []
+            for (lon1, lat1, *_), (lon2, lat2, *_) in zip(cs, cs[1:]):
+                buf.extend((lat1, lon1, lat2, lon2))
+                out.append(f"{_deg_text(float(lat1))} {_deg_text(float(lon1))} "
+                           f"{_deg_text(float(lat2))} {_deg_text(float(lon2))}\n")
+            buf.tofile(fb)
+            ft.writelines(out)
+            n += len(out)
+    os.replace(tmp_bin, bin_)
+    os.replace(tmp_txt, txt)
+    return bin_, txt, n
+
+
+def ensure_floor_binary():
+    """bench/out/geod_floor, compiled from bench/geod_floor.c when missing or older."""
+    src, exe = BENCH / "geod_floor.c", OUT / "geod_floor"
+    if exe.is_file() and exe.stat().st_mtime_ns >= src.stat().st_mtime_ns:
+        return exe
+    argv = ["cc", "-O2", str(src), "-lproj", "-o", str(exe)]
+    say("compiling: " + " ".join(argv))
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failed(f"{' '.join(argv)} exited {p.returncode}\n{p.stderr[-2000:]}")
+    return exe
+
+
+def measure_floor(edges_bin):
+    """Run geod_floor (its own best-of-3 timing); returns its key/value output as a dict."""
+    exe = ensure_floor_binary()
+    out = OUT / "floor.out"
+    wall, kib = run([exe, edges_bin, 3], out, OUT / "floor.err")
+    r = {"process_s": wall, "kib": kib}
+    for line in out.read_text().splitlines():
+        k, _, v = line.partition(" ")
+        r[k] = [float(x) for x in v.split(",")] if k == "passes" else float(v)
+    return r
+
+
+def version_of(argv, pick=lambda s: s):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+        return pick((p.stdout + p.stderr).strip()) or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+# name, argv on the text edge list, distance column (0-based), how to get the version
+CLI_PEERS = [
+    ("geod -I (PROJ CLI)", lambda txt: ["geod", "+ellps=WGS84", "-I", "-f", "%.10f", str(txt)], 2,
+     lambda: "PROJ " + version_of(["proj"], lambda s: s.split(",")[0].replace("Rel. ", ""))),
+    ("GeodSolve -i -p 9 (GeographicLib)", lambda txt: ["GeodSolve", "-i", "-p", "9", "--input-file", str(txt)], 2,
+     lambda: version_of(["GeodSolve", "--version"], lambda s: s.split("version")[-1].strip())),
+]
+
+
+def measure_cli_peers(edges_txt, n_edges):
+    """Time each CLI peer once on the text edge list; check its line count, sum its distances."""
+    res = []
+    for i, (name, argv, col, ver) in enumerate(CLI_PEERS):
+        out = OUT / f"length.cli{i}.out"
+        say(f"[length] {name} on {n_edges} edges ...")
+        r = {"name": name, "argv": " ".join(argv("edges.txt")), "version": ver()}
+        try:
+            r["s"], r["kib"] = run(argv(edges_txt), out, OUT / f"length.cli{i}.err")
+        except Failed as e:
+            r["error"] = str(e)
+            res.append(r)
+            continue
+        lines, vals, bad = 0, [], 0
+        with open(out) as f:
+            for line in f:
+                lines += 1
+                try:
+                    vals.append(float(line.split()[col]))
+                except (IndexError, ValueError):
+                    bad += 1
+        r.update(lines=lines, unparsed=bad, sum_m=math.fsum(vals), ns_per_edge=r["s"] * 1e9 / n_edges)
+        say(f"[length] {name}: {r['s']:.2f} s, {lines} lines, {r['kib'] / 1024:.1f} MB")
+        out.unlink()                      # ~100 MB of text, not needed once counted
+        res.append(r)
+    return res
+
+
 def fmt_mismatch(job, who, m):
     n, a, b, reason = m["first"]
     show = lambda x: "(none)" if x is None else x.decode("utf-8", "replace")
@@ -306,9 +596,18 @@ def main():
     ap.add_argument("--big-mb", type=int, default=1024,
                     help="size of the big input for the memory test (0 skips it)")
     ap.add_argument("--only", default=",".join(JOBS), help=f"jobs to run (of {','.join(JOBS)})")
+    ap.add_argument("--wait-quiet", type=float, default=0, metavar="S",
+                    help="before each measurement wait, up to S seconds, until other processes "
+                         "have used under 0.15 cores for 3 s (default 0: don't wait)")
+    ap.add_argument("--retry-noisy", type=int, default=0, metavar="N",
+                    help="redo a run (at most N times) when other processes took over 0.25 cores "
+                         "during it (default 0: keep every run)")
+    ap.add_argument("--no-cli-peers", action="store_true",
+                    help="length job: skip timing geod -I and GeodSolve -i (several seconds each)")
     ap.add_argument("--check-goals", action="store_true", help="exit 2 when a goal is missed")
     args = ap.parse_args()
 
+    NOISE.update(retries=max(0, args.retry_noisy), wait=args.wait_quiet)
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     unknown = [n for n in names if n not in JOBS]
     if unknown:
@@ -322,25 +621,46 @@ def main():
         pass
     ctx = Ctx()
     ctx.corpus, ctx.shared = args.corpus.resolve(), args.shared.resolve()
-    ctx.geo = os.path.abspath(args.geo)
     ctx.jobs = {n: JOBS[n] for n in names}
     OUT.mkdir(parents=True, exist_ok=True)
     ensure_corpus(ctx)
-    built = binary_info(ctx.geo)
-    load = os.getloadavg()[0]
-    if load > 0.5:
-        say(f"warning: load average {load:.2f} before starting; timings may be noisy")
+    geo_src = os.path.abspath(args.geo)
+    ctx.geo, built, geo_sha = snapshot_binary(geo_src)
+    head = git_head()
+    loads = []                      # (when, 1-minute load average) before each step
+
+    def note_load(when):
+        if when != "the end":
+            wait_quiet(args.wait_quiet, when)
+        la = os.getloadavg()[0]
+        loads.append((when, la))
+        if la > 0.5:
+            say(f"warning: load average {la:.2f} before {when}; timings may be noisy")
+        return la
 
     failures, rows, big_rows, results = [], [], [], {}
+    floor, cli = None, []
+    edges = None
+    if "length" in ctx.jobs:        # prepared once, before anything is timed
+        try:
+            edges = ensure_edges(ctx.corpus / ctx.jobs["length"]["input"])
+            ensure_floor_binary()
+        except (Failed, OSError, ValueError) as e:
+            failures.append(f"FAIL length floor setup: {e}")
+            say(failures[-1])
+    load = note_load("the start")
     for name, job in ctx.jobs.items():
         inp = ctx.corpus / job["input"]
         r = results[name] = {"input_mb": inp.stat().st_size / MB}
+        if name != next(iter(ctx.jobs)):
+            r["load_before"] = note_load(name)
         try:
             say(f"[{name}] peer ...")
             peer_out = OUT / f"{name}.peer.out"
             r["peer_s"], r["peer_kib"] = run(job["peer"](ctx), peer_out, OUT / f"{name}.peer.err")
             say(f"[{name}] peer {r['peer_s']:.2f} s, {r['peer_kib'] / 1024:.1f} MB")
             for tag, extra in (("all", []), ("j1", ["-j1"])):
+                wait_quiet(args.wait_quiet, f"{name} geo {tag}")
                 walls, rss = [], []
                 geo_out = OUT / f"{name}.geo-{tag}.out"
                 for i in range(args.runs):
@@ -351,7 +671,10 @@ def main():
                 r[f"geo_{tag}_s"] = statistics.median(walls)
                 r[f"geo_{tag}_runs"] = walls
                 r[f"geo_{tag}_kib"] = max(rss)
-                m = job["check"](peer_out, geo_out)
+                stats = {}
+                m = job["check"](peer_out, geo_out, stats)
+                if stats:
+                    r[f"check_{tag}"] = stats
                 if m:
                     failures.append(fmt_mismatch(name, f"geo ({'all cores' if tag == 'all' else '-j1'})", m))
                     say(failures[-1])
@@ -364,11 +687,40 @@ def main():
             continue
         r["speedup_all"] = r["peer_s"] / r["geo_all_s"]
         r["speedup_j1"] = r["peer_s"] / r["geo_j1_s"]
+        r["jobs_speedup"] = r["geo_j1_s"] / r["geo_all_s"]
         rows.append(
             f"| {name} | {r['peer_s']:.2f} | {r['geo_all_s']:.3f} | {r['geo_j1_s']:.3f} "
             f"| {r['speedup_all']:.1f}x / {r['speedup_j1']:.1f}x "
             f"| {r['geo_all_kib'] / 1024:.1f} / {r['geo_j1_kib'] / 1024:.1f} "
             f"| {r['peer_kib'] / 1024:.1f} |")
+
+    if edges and not any(f.startswith("FAIL length floor") for f in failures):
+        edges_bin, edges_txt, n_edges = edges
+        try:
+            note_load("the geod_inverse floor")
+            say(f"[length] floor: geod_inverse over {n_edges} edges, best of 3 ...")
+            floor = measure_floor(edges_bin)
+            floor["edges_file"] = edges_bin.name
+            say(f"[length] floor {floor['seconds']:.3f} s, {floor['ns_per_edge']:.0f} ns/edge")
+            if int(floor["edges"]) != n_edges:
+                failures.append(f"FAIL length floor: geod_floor read {int(floor['edges'])} edges, "
+                                f"expected {n_edges}")
+        except Failed as e:
+            failures.append(f"FAIL length floor: {e}")
+            say(failures[-1])
+        if not args.no_cli_peers:
+            note_load("the CLI peers")
+            cli = measure_cli_peers(edges_txt, n_edges)
+            for c in cli:
+                if "error" in c:
+                    failures.append(f"FAIL length CLI peer {c['name']}: {c['error']}")
+                elif c["lines"] != n_edges or c["unparsed"]:
+                    failures.append(f"FAIL length CLI peer {c['name']}: {c['lines']} output lines "
+                                    f"({c['unparsed']} without a distance) for {n_edges} edges")
+        results.setdefault("length", {})
+        results["length"]["edges"] = n_edges
+        results["length"]["floor"] = floor
+        results["length"]["cli_peers"] = cli
 
     if args.big_mb > 0:
         for name, job in ctx.jobs.items():
@@ -376,6 +728,7 @@ def main():
                 continue
             big, copies = ensure_big(ctx.corpus / job["input"], args.big_mb)
             size_mb = big.stat().st_size / MB
+            note_load(f"{name} big input")
             say(f"[{name}] big input {size_mb:.0f} MB ...")
             try:
                 w, k = run(job["geo_big"](ctx, big), os.devnull, OUT / f"{name}.big.err")
@@ -390,13 +743,33 @@ def main():
                             f"| {w:.2f} | {size_mb / w:.0f} | {k / 1024:.1f} |")
 
     # ------------------------------------------------------------ report
+    end_load = note_load("the end")
+    worst_when, worst_load = max(loads, key=lambda x: x[1])
+    load_note = (f"load average (1 min) at start {load:.2f}, at the end {end_load:.2f}, "
+                 f"highest {worst_load:.2f} (before {worst_when}; it includes this benchmark's own "
+                 f"runs)")
+    kept = [x for x in OTHER_CPU if x[3]]
+    if kept:
+        what, _, top, _ = max(kept, key=lambda x: x[2])
+        total = sum(w * c for _, w, c, _ in kept) / sum(w for _, w, _, _ in kept)
+        redone = len(OTHER_CPU) - len(kept)
+        load_note += (f"; CPU taken by other processes during the timed runs: {total:.2f} cores "
+                      f"on average, at most {top:.2f} (during {what})"
+                      + (f"; {redone} run(s) redone because other processes took over "
+                         f"{NOISE['limit']:.2f} cores" if redone else ""))
+        if top > 0.25:
+            say(f"warning: other processes took up to {top:.2f} cores during {what}; "
+                f"timings may be noisy — run again")
     lines = [
         f"## geo side-by-side benchmark, {datetime.date.today().isoformat()}",
         "",
         f"- machine: {machine()}",
-        f"- geo: {ctx.geo} ({geo_version(ctx.geo)}, built "
+        f"- geo: {geo_src} ({geo_version(ctx.geo)}, built "
         f"{datetime.datetime.fromtimestamp(built[0] / 1e9).isoformat(timespec='seconds')}, "
-        f"repo at {git_head()}); load average at start {load:.2f}",
+        f"sha256 {geo_sha}…, repo at {head} when the run started), run from a copy in "
+        f"bench/out/{Path(ctx.geo).name}",
+        f"- peers: Python {platform.python_version()}, {peer_versions()}",
+        f"- {load_note}",
         f"- corpus: {ctx.corpus} (" + ", ".join(
             f"{p.name} {p.stat().st_size / MB:.1f} MB" for p in sorted(ctx.corpus.iterdir())
             if p.is_file()) + ")",
@@ -412,21 +785,69 @@ def main():
         lines += ["Big input, geo with all cores, output to /dev/null:", "",
                   "| job | input | geo s | MB/s | geo peak RSS MB |",
                   "|---|---|---:|---:|---:|", *big_rows, ""]
+    lr = results.get("length", {})
+    if "geo_j1_s" in lr:
+        lines += [f"Length: geo -j1 vs all cores ({len(os.sched_getaffinity(0))}): "
+                  f"{lr['geo_j1_s']:.3f} s → {lr['geo_all_s']:.3f} s, ×{lr['jobs_speedup']:.2f}."]
+        ck = lr.get("check_all")
+        if ck:
+            lines += [f"Length answers: max |geo − pyproj| length_m {ck['max_abs_diff_m']:.3g} m "
+                      f"(line {ck['max_diff_line']}) over {ck['features']} features "
+                      f"(tolerance {LENGTH_TOL_M:g} m); sum of length_m: geo {ck['geo_sum_m']:.6f} m, "
+                      f"pyproj {ck['peer_sum_m']:.6f} m."]
+        lines += [""]
+    fl = lr.get("floor")
+    if fl:
+        lines += [f"Floor: PROJ geod_inverse alone (bench/geod_floor.c, one core, WGS84, "
+                  f"{int(fl['edges'])} edges in memory, best of 3):", "",
+                  "| geod_inverse s | ns/edge | passes s | geo -j1 s | geo -j1 / floor "
+                  "| geo all cores / floor | sum s12 m | geo sum length_m − sum s12 |",
+                  "|---:|---:|---|---:|---:|---:|---:|---:|"]
+        ratio_j1 = lr["geo_j1_s"] / fl["seconds"] if "geo_j1_s" in lr else float("nan")
+        ratio_all = lr["geo_all_s"] / fl["seconds"] if "geo_all_s" in lr else float("nan")
+        ck = lr.get("check_j1") or {}
+        if ck:
+            dsum = ck["geo_sum_m"] - fl["sum_s12_m"]
+            fl["geo_minus_floor_sum_m"] = dsum
+            fl["geo_minus_floor_sum_rel"] = dsum / fl["sum_s12_m"] if fl["sum_s12_m"] else float("nan")
+            dtxt = f"{dsum:.3g} m ({fl['geo_minus_floor_sum_rel']:.2g} relative)"
+        else:
+            dtxt = "n/a"
+        fl["geo_j1_over_floor"], fl["geo_all_over_floor"] = ratio_j1, ratio_all
+        lines += [f"| {fl['seconds']:.3f} | {fl['ns_per_edge']:.0f} "
+                  f"| {', '.join(f'{x:.3f}' for x in fl['passes'])} "
+                  f"| {lr.get('geo_j1_s', float('nan')):.3f} | {ratio_j1:.2f}x | {ratio_all:.2f}x "
+                  f"| {fl['sum_s12_m']:.6f} | {dtxt} |", ""]
+    if lr.get("cli_peers"):
+        n_e = lr.get("edges", 0)
+        lines += [f"CLI peers on the same {n_e} edges as text lines (`lat1 lon1 lat2 lon2`), run once, "
+                  f"output to a file:", "",
+                  "| peer | command | s | ns/edge | peak RSS MB | output lines | sum of distances m |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for c in lr["cli_peers"]:
+            if "error" in c:
+                lines += [f"| {c['name']} ({c['version']}) | `{c['argv']}` | failed | | | | |"]
+            else:
+                lines += [f"| {c['name']} ({c['version']}) | `{c['argv']}` | {c['s']:.2f} "
+                          f"| {c['ns_per_edge']:.0f} | {c['kib'] / 1024:.1f} | {c['lines']} "
+                          f"| {c['sum_m']:.3f} |"]
+        lines += [""]
 
-    if binary_info(ctx.geo) != built:
-        lines += ["**WARNING: the geo binary changed during the run (rebuilt?); "
-                  "the numbers mix two builds — run again.**", ""]
+    if binary_info(geo_src) != built:
+        lines += [f"Note: {geo_src} was rebuilt during the run; these numbers are all for the copy "
+                  f"taken at the start (sha256 {geo_sha}…).", ""]
         say(lines[-2])
 
     goals = []
     for name in ctx.jobs:
         r = results.get(name, {})
+        goal = ctx.jobs[name].get("goal", SPEEDUP_GOAL)
         if "speedup_all" in r:
-            ok = r["speedup_all"] >= SPEEDUP_GOAL
-            goals.append((ok, f"geo {name} ≥ {SPEEDUP_GOAL:.0f}x faster than the peer (all cores): "
+            ok = r["speedup_all"] >= goal
+            goals.append((ok, f"geo {name} ≥ {goal:g}x faster than the peer (all cores): "
                               f"{r['speedup_all']:.1f}x (1 core: {r['speedup_j1']:.1f}x)"))
         else:
-            goals.append((False, f"geo {name} ≥ {SPEEDUP_GOAL:.0f}x faster than the peer: not measured"))
+            goals.append((False, f"geo {name} ≥ {goal:g}x faster than the peer: not measured"))
     peaks = []
     for name in ctx.jobs:
         r = results.get(name, {})
@@ -450,13 +871,18 @@ def main():
     else:
         lines += ["", "Answers: geo agrees with the peer on every line "
                       "(decode: geometry type and coordinates as exact floats; encode: byte-identical "
-                      "lines; all cores and -j1 byte-identical)."]
+                      f"lines; length: length_m within {LENGTH_TOL_M:g} m, the rest of each Feature "
+                      "equal as parsed JSON; all cores and -j1 byte-identical)."]
     report = "\n".join(lines) + "\n"
     print(report)
     (OUT / "results.md").write_text(report)
     (OUT / "results.json").write_text(json.dumps(
         {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine(),
-         "geo": ctx.geo, "runs": args.runs, "jobs": results, "failures": failures}, indent=2) + "\n")
+         "geo": geo_src, "geo_sha256_prefix": geo_sha,
+         "geo_built": datetime.datetime.fromtimestamp(built[0] / 1e9).isoformat(timespec="seconds"),
+         "repo": head, "runs": args.runs, "loads": loads, "other_cpu": OTHER_CPU,
+         "jobs": results,
+         "failures": failures}, indent=2) + "\n")
 
     if failures:
         return 1

@@ -8,8 +8,10 @@ tests FAIL: they are never skipped.
 """
 
 import json
+import math
 import os
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -112,3 +114,14 @@ def feature_line(geometry_json: str, properties_json: str = "{}") -> bytes:
 def err_lines(stderr: str):
     """stderr as a list of lines (no trailing empty element)."""
     return stderr.splitlines()
+
+
+def dec(x) -> str:
+    """The exact shortest decimal of the double x, never in exponent notation (GeographicLib's
+    tools read `e` as a hemisphere letter)."""
+    x = float(x)
+    assert math.isfinite(x), x
+    s = repr(x)
+    if "e" in s or "E" in s:
+        s = format(Decimal(s), "f")
+    return s

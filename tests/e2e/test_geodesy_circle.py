@@ -36,7 +36,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import ndjson, run
+from conftest import dec, ndjson, run
 
 VERTEX_TOL = 1e-6        # m: every vertex at R (SPEC section 5)
 CUT_LAT_TOL = 1e-9       # deg: a cut point on the geodesic edge
@@ -85,14 +85,6 @@ def pyproj_geod(figure=WGS84):
     return pyproj.Geod(a=figure[0], f=figure[1])
 
 
-def dec(x) -> str:
-    """The exact shortest decimal of the double x, never in exponent notation."""
-    x = float(x)
-    assert math.isfinite(x), x
-    s = repr(x)
-    if "e" in s or "E" in s:
-        s = format(Decimal(s), "f")
-    return s
 
 
 def _figure_args(figure):

@@ -23,7 +23,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import run
+from conftest import dec, run
 
 # Tolerances (research/geodesy.md, "Tolerances a test should demand").
 GEODESIC_TOL = 1e-8      # m per edge, against GeodSolve / pyproj
@@ -39,15 +39,7 @@ NY = (40.7128, -74.0060)
 
 # --- numbers for GeographicLib's tools ------------------------------------------------------
 
-def dec(x) -> str:
-    """The exact shortest decimal of the double x, never in exponent notation."""
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"not a finite number: {x!r}")
-    s = repr(x)
-    if "e" in s or "E" in s:
-        s = format(Decimal(s), "f")
-    return s
+# dec (plain decimals, never exponent notation) lives in conftest.
 
 
 def wrap_lon(lon: float) -> float:

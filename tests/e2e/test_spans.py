@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import ndjson, run
+from conftest import dec, ndjson, run
 
 SDK_R = 6371009.0           # kGMSEarthRadius
 WGS84_A = 6378137.0
@@ -41,14 +41,6 @@ HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 # --- oracles -------------------------------------------------------------------------------
 
 
-def dec(x) -> str:
-    """The exact shortest decimal of the double x, never in exponent notation."""
-    x = float(x)
-    assert math.isfinite(x), x
-    s = repr(x)
-    if "e" in s or "E" in s:
-        s = format(Decimal(s), "f")
-    return s
 
 
 def _tool(name):

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Scale: every command streams a multi-gigabyte input in flat memory, --jobs N gives the same
+bytes as --jobs 1, and a slow consumer neither grows geo's memory nor loses data.
+
+    python3 bench/scale.py [--gb 5] [--check-gb 1] [--geo PATH] [--only decode,length,...]
+
+Inputs are built once in bench/out/ by repeating the shared corpus (bench/out/corpus, made by
+bench/run.py or ../shared/bench/make_corpus.py). Peak RSS comes from GNU time (%M, the command's
+own wait4 figure). Output goes into a hash, so the disk does not set the pace. circle-to-polygon
+writes ~25 bytes per input byte, so it reads a tenth as much. Prints a markdown table.
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "bench" / "out"
+
+# name: (geo arguments, input kind, share of --gb)
+JOBS = {
+    "decode": (["decode"], "polylines", 1.0),
+    "encode": (["encode"], "paths", 1.0),
+    "length": (["length", "--cumulative"], "paths", 1.0),
+    "interpolate": (["interpolate", "--densify", "100000"], "paths", 1.0),
+    "spans": (["spans", "--style", "red", "--style", "blue", "--length", "5000", "--kind", "rhumb"], "paths", 1.0),
+    "circle-to-polygon": (["circle-to-polygon", "--radius", "2000"], "points", 0.1),
+}
+
+
+def build_input(kind, size_bytes):
+    """bench/out/scale-KIND-NNNmb: the corpus repeated (points: one Point per path start)."""
+    path = OUT / f"scale-{kind}-{size_bytes >> 20}mb"
+    if path.exists() and path.stat().st_size >= size_bytes:
+        return path
+    corpus = OUT / "corpus"
+    if not (corpus / "paths.ndjson").exists():
+        subprocess.run([sys.executable, str(REPO.parent / "shared/bench/make_corpus.py"), str(corpus)], check=True)
+    if kind == "points":
+        lines = []
+        for line in open(corpus / "paths.ndjson"):
+            feature = json.loads(line)
+            lon, lat = feature["geometry"]["coordinates"][0]
+            lines.append(json.dumps({"type": "Feature", "properties": feature["properties"],
+                                     "geometry": {"type": "Point", "coordinates": [lon, lat]}}, separators=(",", ":")))
+        block = ("\n".join(lines) + "\n").encode()
+    else:
+        block = (corpus / ("polylines.txt" if kind == "polylines" else "paths.ndjson")).read_bytes()
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        written = 0
+        while written < size_bytes:
+            f.write(block)
+            written += len(block)
+    tmp.rename(path)
+    return path
+
+
+def run_hashed(geo, args, source, consumer_delay=0.0, sample_rss=False):
+    """Runs geo ARGS SOURCE; returns (seconds, peak RSS MB, sha256 of stdout, RSS samples MB)."""
+    stats = OUT / "scale-time.txt"
+    start = time.monotonic()
+    process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", str(stats), geo, *args, str(source)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    samples = []
+    stop = threading.Event()
+
+    def sample():
+        # /usr/bin/time's child is geo: follow it and read its resident set while it runs.
+        while not stop.is_set():
+            try:
+                children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+                for child in children:
+                    for line in Path(f"/proc/{child}/status").read_text().splitlines():
+                        if line.startswith("VmRSS:"):
+                            samples.append(int(line.split()[1]) / 1024)
+            except OSError:
+                pass
+            time.sleep(0.5)
+
+    sampler = threading.Thread(target=sample) if sample_rss else None
+    if sampler:
+        sampler.start()
+    digest = hashlib.sha256()
+    while True:
+        chunk = process.stdout.read(1 << 16)
+        if not chunk:
+            break
+        digest.update(chunk)
+        if consumer_delay:
+            time.sleep(consumer_delay)
+    err = process.stderr.read().decode()
+    process.wait()
+    stop.set()
+    if sampler:
+        sampler.join()
+    seconds = time.monotonic() - start
+    if process.returncode != 0:
+        raise SystemExit(f"FAIL: geo {' '.join(args)} exited {process.returncode}: {err[-500:]}")
+    peak = int(stats.read_text().split()[-1]) / 1024
+    return seconds, peak, digest.hexdigest(), samples
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--gb", type=float, default=5, help="input size for the memory runs (GiB)")
+    parser.add_argument("--check-gb", type=float, default=1, help="input size for the --jobs 1 / N comparison (GiB)")
+    parser.add_argument("--geo", default=str(REPO / ".build/release/geo"))
+    parser.add_argument("--only", default=",".join(JOBS))
+    parser.add_argument("--slow-seconds", type=float, default=30, help="how long the slow-consumer run lasts")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    failed = False
+    for name in args.only.split(","):
+        geo_args, kind, share = JOBS[name]
+        big = build_input(kind, int(args.gb * share * (1 << 30)))
+        seconds, peak, _, _ = run_hashed(args.geo, geo_args, big)
+        mb = big.stat().st_size / (1 << 20)
+        check = build_input(kind, int(args.check_gb * share * (1 << 30)))
+        _, peak1, hash1, _ = run_hashed(args.geo, geo_args + ["-j1"], check)
+        _, peakn, hashn, _ = run_hashed(args.geo, geo_args + ["-j2"], check)
+        same = hash1 == hashn
+        failed |= not same or peak >= 64
+        rows.append((name, mb, seconds, mb / seconds, peak, check.stat().st_size / (1 << 20), same, max(peak1, peakn)))
+        print(f"[{name}] {mb:.0f} MB in {seconds:.1f} s, peak {peak:.1f} MB; -j1 == -j2 on {rows[-1][5]:.0f} MB: {same}", flush=True)
+    print("\n| command | input MB | seconds | MB/s | peak RSS MB | -j1 vs -j2 (input MB) | peak RSS there |")
+    print("|---|---:|---:|---:|---:|---|---:|")
+    for name, mb, seconds, rate, peak, check_mb, same, check_peak in rows:
+        print(f"| {name} | {mb:.0f} | {seconds:.1f} | {rate:.0f} | {peak:.1f} | {'identical' if same else 'DIFFERENT'} ({check_mb:.0f}) | {check_peak:.1f} |")
+
+    # A slow consumer: geo must block on the pipe, its memory flat, the data whole.
+    source = build_input("polylines", int(args.check_gb * (1 << 30)))
+    expected = run_hashed(args.geo, ["decode"], source)[2]
+    start = time.monotonic()
+    slow = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", str(OUT / "scale-slow.txt"), args.geo, "decode", str(source)],
+                            stdout=subprocess.PIPE)
+    digest = hashlib.sha256()
+    read = 0
+    rss = []
+    while True:
+        chunk = slow.stdout.read(1 << 16)
+        if not chunk:
+            break
+        digest.update(chunk)
+        read += len(chunk)
+        if time.monotonic() - start < args.slow_seconds:
+            time.sleep(0.02)  # ~3 MB/s while slow, then at full speed to finish
+            try:
+                child = Path(f"/proc/{slow.pid}/task/{slow.pid}/children").read_text().split()[0]
+                for line in Path(f"/proc/{child}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        rss.append(int(line.split()[1]) / 1024)
+            except (OSError, IndexError):
+                pass
+    slow.wait()
+    slow_peak = int((OUT / "scale-slow.txt").read_text().split()[-1]) / 1024
+    whole = digest.hexdigest() == expected
+    failed |= not whole or slow_peak >= 64
+    print(f"\nSlow consumer (~3 MB/s for {args.slow_seconds:.0f} s, then full speed): {read / (1 << 20):.0f} MB received, "
+          f"{'identical to a fast run' if whole else 'DIFFERENT from a fast run'}; geo's RSS while throttled "
+          f"{min(rss, default=0):.1f}-{max(rss, default=0):.1f} MB, peak {slow_peak:.1f} MB")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -68,13 +68,6 @@ final class ChunkReader {
     /// (a Point becomes a 64-vertex circle) get smaller input chunks.
     static let outputPerChunk = 2 * 1024 * 1024
 
-    /// The chunk size for the output/input ratio of the last chunk processed.
-    static func chunkSize(after result: ChunkResult) -> Int {
-        guard result.bytes > 0 else { return defaultChunkSize }
-        let ratio = Double(result.output.count) / Double(result.bytes)
-        return Int(min(Double(defaultChunkSize), max(4096, Double(outputPerChunk) / max(ratio, 1e-3))))
-    }
-
     /// One record given on the command line (`--center`) instead of files.
     init(literal bytes: [UInt8], source: String) {
         paths = []
@@ -211,4 +204,22 @@ func lastIndex(of byte: UInt8, in start: UnsafeMutablePointer<UInt8>, _ count: I
         index -= 1
     }
     return nil
+}
+
+/// How many bytes of output a byte of input makes, leaning to the highest recent ratio, and the
+/// input chunk size that keeps each chunk's output near `ChunkReader.outputPerChunk`. Output per
+/// record varies a lot (a long path under a short spans pattern writes thousands of spans), and
+/// sizing by the last chunk alone let a heavy stretch overshoot memory.
+struct OutputRatio {
+    private var ratio = 0.0
+
+    mutating func record(_ result: ChunkResult) {
+        guard result.bytes > 0 else { return }
+        ratio = max(Double(result.output.count) / Double(result.bytes), ratio * 0.9)
+    }
+
+    var chunkSize: Int {
+        guard ratio > 0 else { return ChunkReader.defaultChunkSize }
+        return Int(min(Double(ChunkReader.defaultChunkSize), max(4096, Double(ChunkReader.outputPerChunk) / ratio)))
+    }
 }

@@ -44,12 +44,14 @@ public struct StreamRunner {
         SignalGuard.install()
         if let status = sink.start() { return status }
         if options.jobs <= 1 {
+            var ratio = OutputRatio()
             while true {
                 let chunk: Chunk?
                 do { chunk = try reader.next() } catch { return sink.fail(error) }
                 guard let chunk else { break }
                 let result = processor.process(chunk)
-                reader.chunkSize = ChunkReader.chunkSize(after: result)
+                ratio.record(result)
+                reader.chunkSize = ratio.chunkSize
                 if let status = sink.consume(result, bytesRead: reader.bytesRead) { return status }
             }
         } else {
@@ -85,6 +87,7 @@ final class OrderedPipeline: @unchecked Sendable {
     private var inFlight = 0
     /// Set by the writer from the output it sees, taken up by the reader (ChunkReader.chunkSize).
     private var chunkSize = ChunkReader.firstChunkSize
+    private var ratio = OutputRatio()
     private let limit: Int
     private let reader: ChunkReader
     private let processor: ChunkProcessor
@@ -153,7 +156,10 @@ final class OrderedPipeline: @unchecked Sendable {
             if let item = finished.removeValue(forKey: nextToWrite) {
                 nextToWrite += 1
                 inFlight -= 1
-                if case .result(let result, _) = item { chunkSize = ChunkReader.chunkSize(after: result) }
+                if case .result(let result, _) = item {
+                    ratio.record(result)
+                    chunkSize = ratio.chunkSize
+                }
                 condition.broadcast()
                 return item
             }

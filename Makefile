@@ -55,9 +55,9 @@ demo:
 		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
 	"$(BINDIR)/geo" encode --to json examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
 
-## test: every test — unit tests (XCTest), end-to-end tests of the release binary (pytest), and a
-## short run of every fuzz harness under AddressSanitizer
-test: build unit-test e2e-test fuzz-smoke
+## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
+## and end-to-end tests of the release binary (pytest)
+test: build unit-test fuzz-smoke e2e-test
 
 unit-test:
 	$(SWIFT) test --disable-swift-testing

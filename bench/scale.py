@@ -29,7 +29,7 @@ JOBS = {
     "encode": (["encode"], "paths", 1.0),
     "length": (["length", "--cumulative"], "paths", 1.0),
     "interpolate": (["interpolate", "--densify", "100000"], "paths", 1.0),
-    "spans": (["spans", "--style", "red", "--style", "blue", "--length", "5000", "--kind", "rhumb"], "paths", 1.0),
+    "spans": (["spans", "--style", "red", "--style", "blue", "--length", "5000"], "paths", 1.0),
     "circle-to-polygon": (["circle-to-polygon", "--radius", "2000"], "points", 0.1),
 }
 

@@ -110,10 +110,35 @@ def corpus(tmp_path_factory):
 
 
 def single(args, *files):
-    """What one geo process writes for FILES (stdout bytes, exit status)."""
-    proc = subprocess.run([geo_bin(), *args, *map(str, files)], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=300)
-    return proc.stdout, proc.returncode
+    """What one geo process writes for FILES (stdout bytes, exit status). The reference is
+    checked against itself first: geo with all cores and with -j1 must agree, so that a
+    mismatch below is the distributed run's, never the reference's."""
+    outs = [subprocess.run([geo_bin(), *args, *jobs, *map(str, files)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=300) for jobs in ([], ["-j1"])]
+    same(outs[0].stdout, outs[1].stdout, "geo with all cores vs geo -j1 (the reference)")
+    assert outs[0].returncode == outs[1].returncode
+    return outs[0].stdout, outs[0].returncode
+
+
+def same(got, expected, what, context=""):
+    """Asserts got == expected; when not, says where they part in records, not a 100 KB diff."""
+    if got == expected:
+        return
+    got_lines, want_lines = got.split(b"\n"), expected.split(b"\n")
+    first = next((i for i, (a, b) in enumerate(zip(got_lines, want_lines)) if a != b),
+                 min(len(got_lines), len(want_lines)))
+    common = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b),
+                  min(len(got), len(expected)))
+    shape = ("a prefix of" if expected.startswith(got) else
+             "longer than, starting with," if got.startswith(expected) else "different from")
+    newline = b"\n"
+    got_at = got_lines[first][:120] if first < len(got_lines) else b"<end>"
+    want_at = want_lines[first][:120] if first < len(want_lines) else b"<end>"
+    pytest.fail(
+        f"{what}: output ({len(got)} bytes, {got.count(newline)} records) is {shape} the "
+        f"expected ({len(expected)} bytes, {expected.count(newline)} records); they part at byte "
+        f"{common}, record {first + 1} (got {got_at!r}..., want {want_at!r}...)"
+        + (f"\n{context}" if context else ""), pytrace=False)
 
 
 def with_bad_lines(src, dst, bad):
@@ -171,9 +196,8 @@ def test_spark_matches_single_process(geo_spark, sc, corpus, tmp_path, name, arg
     expected, single_status = single(args, corpus / source)
     assert (status, single_status) == (0, 0)
     assert len(part_files(out)) >= 3, "the input should be split into several partitions"
-    got = spark_output(out)
-    assert got.count(b"\n") == expected.count(b"\n") > 0
-    assert got == expected
+    assert expected.count(b"\n") > 0
+    same(spark_output(out), expected, f"Spark ({len(part_files(out))} partitions)")
 
 
 @pytest.mark.parametrize("whole_files", [False, True], ids=["lines", "whole-files"])
@@ -200,7 +224,7 @@ def test_spark_many_files_in_path_order(geo_spark, sc, corpus, tmp_path, whole_f
                         else subprocess.run([geo_bin(), "decode"], input=gzip.decompress(
                             Path(f).read_bytes()), capture_output=True).stdout
                         for f in in_order)
-    assert spark_output(out) == expected
+    same(spark_output(out), expected, "Spark, many files")
     parts = part_files(out)
     assert len(parts) == 3 if whole_files else len(parts) > 3
 
@@ -218,7 +242,7 @@ def test_spark_whole_files_is_byte_exact(geo_spark, sc, tmp_path, capsys):
                              "length"], sc=sc)
     expected, single_status = single(["length"], src)
     assert (status, single_status) == (65, 65)
-    assert spark_output(out) == expected
+    same(spark_output(out), expected, "Spark")
     err = capsys.readouterr().err
     assert f"geo length: {src}:1: invalid JSON at byte 37: invalid UTF-8" in err
     assert f"geo length: {src}:2: " in err
@@ -244,7 +268,7 @@ def test_spark_bad_records_rejects_per_partition_and_status_65(corpus, tmp_path)
     assert proc.returncode == 65, proc.stderr[-3000:]
     expected, single_status = single(["decode"], src)
     assert single_status == 65
-    assert spark_output(out) == expected  # all the good records, in order
+    same(spark_output(out), expected, "Spark")  # all the good records, in order
 
     # stderr: each bad record as geo reports it, with the input file and its line there,
     # then the partitions and their statuses.
@@ -283,7 +307,7 @@ def test_spark_submit_ships_the_binary_with_files(corpus, tmp_path):
         capture_output=True, text=True, env=env, timeout=SPARK_TIMEOUT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     expected, _ = single(["circle-to-polygon", "--radius", "1000", "--segments", "8"], src)
-    assert spark_output(out) == expected
+    same(spark_output(out), expected, "Spark")
 
 
 def test_spark_geo_cannot_run(geo_spark, sc, corpus, tmp_path, capsys):
@@ -339,7 +363,17 @@ def run_parallel_sh(opts, geo_args, stdin_path=None, timeout=300):
 
 def joblog_rows(path):
     rows = [line.split("\t") for line in path.read_text().splitlines()[1:]]
-    return [{"seq": int(r[0]), "host": r[1], "exit": int(r[6])} for r in rows]
+    return [{"seq": int(r[0]), "host": r[1], "send": int(r[4]), "receive": int(r[5]),
+             "exit": int(r[6]), "signal": int(r[7])} for r in rows]
+
+
+def joblog_account(path, sent, received):
+    """GNU parallel's own account of the bytes it sent each job and got back, beside what the
+    test gave it and got from it: when output is lost, this says on which side."""
+    rows = joblog_rows(path)
+    return (f"job log: {len(rows)} jobs sent {sum(r['send'] for r in rows)} bytes (input "
+            f"{sent}) and received {sum(r['receive'] for r in rows)} (stdout {received}); "
+            + ", ".join(f"{r['seq']}:{r['send']}>{r['receive']}/{r['exit']}" for r in rows))
 
 
 @pytest.mark.parametrize("name,args,source,split", CASES, ids=[c[0] for c in CASES])
@@ -349,9 +383,11 @@ def test_parallel_matches_single_process(corpus, tmp_path, name, args, source, s
                                        corpus / source)
     expected, single_status = single(args, corpus / source)
     assert (status, single_status) == (0, 0), err
-    assert out == expected
+    size = (corpus / source).stat().st_size
+    same(out, expected, "parallel.sh", joblog_account(joblog, size, len(out)) + "\n" + err)
     rows = joblog_rows(joblog)
     assert len(rows) >= 4 and all(r["exit"] == 0 for r in rows)
+    assert sum(r["send"] for r in rows) == size and sum(r["receive"] for r in rows) == len(out)
 
 
 def test_parallel_recipe_by_hand(corpus):
@@ -363,7 +399,8 @@ def test_parallel_recipe_by_hand(corpus):
                                "64k", "-j2", str(GEO_BIN), "decode", "-j1"], stdin=f,
                               capture_output=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == single(["decode"], src)[0]
+    same(proc.stdout, single(["decode"], src)[0], "the parallel one-liner",
+         proc.stderr.decode("utf-8", "replace"))
 
 
 def test_parallel_pipepart_over_ssh_logins(corpus, tmp_path):
@@ -386,7 +423,8 @@ def test_parallel_pipepart_over_ssh_logins(corpus, tmp_path):
         ["--block", "256k", "-a", str(src), "--ssh", str(fake_ssh), "-S", "1/hostA,1/hostB",
          "--joblog", str(joblog)], args)
     assert status == 0, err
-    assert out == single(args, src)[0]
+    same(out, single(args, src)[0], "parallel.sh over two hosts",
+         joblog_account(joblog, src.stat().st_size, len(out)) + "\n" + err)
     assert {r["host"] for r in joblog_rows(joblog)} == {"hostA", "hostB"}
     assert {"hostA", "hostB"} <= set((tmp_path / "hosts.log").read_text().split())
 
@@ -399,7 +437,7 @@ def test_parallel_bad_records_rejects_per_job_and_status_65(corpus, tmp_path):
                                        ["length"], src)
     expected, single_status = single(["length"], src)
     assert (status, single_status) == (65, 65), err
-    assert out == expected  # every good record, in order
+    same(out, expected, "parallel.sh", err)  # every good record, in order
     failed = [int(m.group(1)) for m in re.finditer(r"job (\d+) \(block \d+, host .*?\): exit 65",
                                                    err)]
     assert len(failed) == 2, err

@@ -78,7 +78,9 @@ final class OrderedPipeline: @unchecked Sendable {
     }
 
     private let condition = Monitor()
-    private var queue: [(Int, Chunk, Int)] = []
+    /// Chunks waiting for a worker; a taken slot is emptied at once, so its chunk is freed as soon
+    /// as its worker is done with it, not when the array is next compacted.
+    private var queue: [(Int, Chunk, Int)?] = []
     private var queueHead = 0
     private var finished: [Int: Item] = [:]
     private var produced = 0
@@ -133,7 +135,8 @@ final class OrderedPipeline: @unchecked Sendable {
             condition.lock()
             while queueHead == queue.count && !readerDone { condition.wait() }
             guard queueHead < queue.count else { condition.unlock(); return }
-            let (sequence, chunk, bytesRead) = queue[queueHead]
+            let (sequence, chunk, bytesRead) = queue[queueHead]!
+            queue[queueHead] = nil
             queueHead += 1
             if queueHead > 64 && queueHead * 2 > queue.count {
                 queue.removeFirst(queueHead)

@@ -364,12 +364,13 @@ def run_parallel_sh(opts, geo_args, stdin_path=None, timeout=300):
 def joblog_rows(path):
     rows = [line.split("\t") for line in path.read_text().splitlines()[1:]]
     return [{"seq": int(r[0]), "host": r[1], "send": int(r[4]), "receive": int(r[5]),
-             "exit": int(r[6]), "signal": int(r[7])} for r in rows]
+             "exit": int(r[6])} for r in rows]
 
 
 def joblog_account(path, sent, received):
     """GNU parallel's own account of the bytes it sent each job and got back, beside what the
-    test gave it and got from it: when output is lost, this says on which side."""
+    test gave it and got from it: when output is lost, this says on which side. (With
+    --pipepart the jobs read the file themselves and parallel records 0 bytes sent.)"""
     rows = joblog_rows(path)
     return (f"job log: {len(rows)} jobs sent {sum(r['send'] for r in rows)} bytes (input "
             f"{sent}) and received {sum(r['receive'] for r in rows)} (stdout {received}); "

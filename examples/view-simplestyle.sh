@@ -25,17 +25,18 @@ leaflet=/usr/share/javascript/leaflet
 <script>
 const data =
 EOF
-  # NDJSON, RS-framed or a FeatureCollection: one FeatureCollection for Leaflet.
+  # NDJSON or a FeatureCollection: one FeatureCollection for Leaflet. `</` is escaped so that
+  # a property holding "</script>" cannot end the script early.
   jq -cs '{type: "FeatureCollection", features: [.[] | if .type == "FeatureCollection" then
     .features[] elif .type == "Feature" then . else {type: "Feature", properties: {}, geometry: .}
-    end]}' "$input"
+    end]}' "$input" | sed 's#</#<\\/#g'
   cat <<'EOF'
 ;
 const map = L.map("map", {zoomSnap: 0.1});
-const layer = L.geoJSON(data, {style: f => ({
-  color: f.properties.stroke || "#555555",
-  weight: f.properties["stroke-width"] ?? 2,
-  opacity: f.properties["stroke-opacity"] ?? 1,
+const layer = L.geoJSON(data, {style: ({properties: p}) => ({
+  color: p?.stroke || "#555555",
+  weight: p?.["stroke-width"] ?? 2,
+  opacity: p?.["stroke-opacity"] ?? 1,
 })}).addTo(map);
 map.fitBounds(layer.getBounds(), {padding: [20, 20]});
 </script>

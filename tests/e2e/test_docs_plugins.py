@@ -221,3 +221,29 @@ def test_example_bbox_plugin(tmp_path):
     first = json.loads(result.stdout.splitlines()[0])
     assert first["bbox"] == [-126.453, 38.5, -120.2, 43.252]
     assert subprocess.run([GEO, "bbox", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo bbox")
+
+
+@pytest.mark.parametrize("collection", [False, True], ids=["ndjson", "collection"])
+def test_example_simplestyle_viewer_embeds_every_feature(tmp_path, collection):
+    """examples/view-simplestyle.sh (without a PNG, so no browser): the page it writes holds
+    geo's features unchanged, even a property that would close the <script> element."""
+    import json
+    routes = tmp_path / "routes.ndjson"
+    routes.write_text((REPO / "examples/routes.ndjson").read_text().replace(
+        '"name":"Maps SDK documentation path"', '"name":"</script><b>x"'))
+    spans = subprocess.run([GEO, "spans", "--split", "--style", "red", "--style", "gradient(yellow,blue)",
+                            "--length", "200000", "--width", "3", *(["--collection"] if collection else []),
+                            str(routes)], capture_output=True, check=True).stdout
+    src, html = tmp_path / "spans.json", tmp_path / "spans.html"
+    src.write_bytes(spans)
+    result = subprocess.run(["bash", str(REPO / "examples/view-simplestyle.sh"), str(src), str(html)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    page = html.read_text()
+    assert "file:///usr/share/javascript/leaflet/leaflet.js" in page
+    embedded = page.split("const data =\n", 1)[1].split("\n;\n", 1)[0]
+    assert "</script>" not in embedded
+    expected = (json.loads(spans)["features"] if collection
+                else [json.loads(line) for line in spans.splitlines()])
+    assert len(expected) > 5 and json.loads(embedded)["features"] == expected
+    assert any(f["properties"]["name"] == "</script><b>x" for f in expected)

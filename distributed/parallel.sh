@@ -25,7 +25,8 @@
 # records bad (each on stderr as `geo CMD: <stdin>:LINE: msg`, LINE counted within its job's
 # block; the rejects files name the job), 64 usage (a dry run of `geo CMD ARGS` on empty input
 # checks it before any block is sent), 69 geo cannot run on a host (exit 126/127 there: not
-# installed, or libproj25 missing), other statuses as geo or ssh returned them.
+# installed, or libproj25 missing) or a host cannot run jobs at all (both found by one probe
+# per host before any block is sent), other statuses as geo or ssh returned them.
 #
 # Options:
 #   -j, --jobs N         jobs per host (default: one per core; each geo runs with -j1)
@@ -122,6 +123,28 @@ fi
 # The job's command line, quoted for the shell that runs it (here or on the remote host).
 cmd=$(printf '%q' "$GEO")
 for a in "${GEO_ARGS[@]}"; do cmd+=" $(printf '%q' "$a")"; done
+
+# Hosts: the same dry run on each (--nonall), before any block is sent. Besides a host without
+# geo or libproj25, it finds a host that cannot run jobs at all: GNU parallel's remote wrapper
+# starts each job with the host's $SHELL, and where that is unset (ssh logins set it; other
+# --ssh commands such as `docker exec` may not) every job "succeeds" with no output, so its
+# blocks would be lost without a word. The probe must print a word to pass.
+if [ ${#PAR_OPTS[@]} -gt 0 ]; then
+  probe_log=$(mktemp "${TMPDIR:-/tmp}/geo-parallel-probe.XXXXXX") || die 73 "cannot create a job log"
+  probe_err=$(parallel --will-cite --nonall "${PAR_OPTS[@]}" --joblog "$probe_log" \
+    "$cmd </dev/null && echo geo-ready" 2>&1 >/dev/null)
+  probe_rows=$(tail -n +2 "$probe_log"); rm -f "$probe_log"
+  [ -n "$probe_rows" ] || die 69 "the probe of the hosts ran no job${probe_err:+: $probe_err}"
+  while IFS=$'\t' read -r _seq host _start _runtime _send recv exitval signal _cmd; do
+    [ "${signal:-0}" = 0 ] || exitval=$((128 + signal))
+    case $exitval in
+      0) [ "$recv" -gt 0 ] || die 69 "host $host ran a job but it printed nothing: is SHELL set" \
+           "in the host's environment? (GNU parallel runs remote jobs with \$SHELL)${probe_err:+ $probe_err}" ;;
+      126|127) die 69 "cannot run geo ($GEO) on host $host: $probe_err" ;;
+      *) die "$exitval" "\`geo ${GEO_ARGS[*]}\` on empty input exited $exitval on host $host: $probe_err" ;;
+    esac
+  done <<< "$probe_rows"
+fi
 if [ -n "$REJECTS_DIR" ]; then
   mkdir -p "$REJECTS_DIR" 2>/dev/null || true
   case $REJECTS_DIR in /*) ;; *) [ ${#PAR_OPTS[@]} -eq 0 ] || REJECTS_DIR=$(cd "$REJECTS_DIR" && pwd) ;; esac

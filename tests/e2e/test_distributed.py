@@ -404,30 +404,66 @@ def test_parallel_recipe_by_hand(corpus):
          proc.stderr.decode("utf-8", "replace"))
 
 
-def test_parallel_pipepart_over_ssh_logins(corpus, tmp_path):
-    """-a FILE (--pipepart) on two "hosts": a stand-in ssh runs each job here, through the same
-    remote command line that real ssh would get."""
-    fake_ssh = tmp_path / "fake-ssh"
-    fake_ssh.write_text(
+def fake_ssh(tmp_path, login_shells):
+    """An ssh stand-in that runs the remote command here. Like sshd it starts the command with
+    the host's login shell and sets SHELL to it (GNU parallel's remote wrapper runs each job
+    with $SHELL); login_shells maps a host to that shell, or to None for a host whose
+    environment has no SHELL (as under `docker exec`). Each host reached is logged."""
+    path = tmp_path / "fake-ssh"
+    cases = "".join(f"  {host}) login={shell or ''} ;;\n" for host, shell in login_shells.items())
+    path.write_text(
         "#!/bin/bash\n"
-        "# ssh stand-in: skip ssh's options and the host, run the command here\n"
         "while [ $# -gt 0 ]; do case $1 in\n"
         "  -[BbcDEeFIiJLlmOopQRSWw]) shift 2 ;; -*) shift ;; *) break ;; esac; done\n"
-        "echo \"$1\" >> \"$(dirname \"$0\")/hosts.log\"; shift\n"
+        "host=$1; shift; echo \"$host\" >> \"$(dirname \"$0\")/hosts.log\"\n"
         "[ \"${1:-}\" = -- ] && shift\n"
-        "exec bash -c \"$*\"\n")
-    fake_ssh.chmod(0o755)
+        f"case $host in\n{cases}  *) echo \"ssh: unknown host $host\" >&2; exit 255 ;; esac\n"
+        "if [ -n \"$login\" ]; then SHELL=$login exec \"$login\" -c \"$*\"; fi\n"
+        "unset SHELL; exec bash -c \"$*\"\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_parallel_pipepart_over_ssh_logins(corpus, tmp_path):
+    """-a FILE (--pipepart) on two "hosts", one whose login shell is bash and one whose is
+    dash: each job runs here, through the same remote command line that real ssh would get."""
+    ssh = fake_ssh(tmp_path, {"hostA": "/bin/bash", "hostB": "/bin/sh"})
     src = corpus / "paths.ndjson"
     joblog = tmp_path / "jobs.tsv"
     args = ["length", "--kind", "rhumb", "--field", "len gth"]  # an argument to quote remotely
     status, out, err = run_parallel_sh(
-        ["--block", "256k", "-a", str(src), "--ssh", str(fake_ssh), "-S", "1/hostA,1/hostB",
+        ["--block", "256k", "-a", str(src), "--ssh", str(ssh), "-S", "1/hostA,1/hostB",
          "--joblog", str(joblog)], args)
     assert status == 0, err
     same(out, single(args, src)[0], "parallel.sh over two hosts",
          joblog_account(joblog, src.stat().st_size, len(out)) + "\n" + err)
     assert {r["host"] for r in joblog_rows(joblog)} == {"hostA", "hostB"}
     assert {"hostA", "hostB"} <= set((tmp_path / "hosts.log").read_text().split())
+
+
+@pytest.mark.parametrize("pipepart", [False, True], ids=["pipe", "pipepart"])
+def test_parallel_refuses_a_host_that_cannot_run_jobs(corpus, tmp_path, pipepart):
+    """GNU parallel's remote jobs on a host without SHELL exit 0 having run nothing: the
+    probe must stop the run (69, naming the host) before a block is lost."""
+    ssh = fake_ssh(tmp_path, {"hostA": "/bin/bash", "noshell": None})
+    src = corpus / "paths.ndjson"
+    joblog = tmp_path / "jobs.tsv"
+    opts = ["--ssh", str(ssh), "-S", "1/hostA,1/noshell", "--joblog", str(joblog)]
+    status, out, err = run_parallel_sh(opts + (["-a", str(src)] if pipepart else []),
+                                       ["length"], None if pipepart else src)
+    assert (status, out) == (69, b""), err
+    assert "host noshell ran a job but it printed nothing" in err and "SHELL" in err
+    assert not joblog.exists(), "no block may be sent"
+    assert (tmp_path / "hosts.log").read_text().split().count("noshell") == 1  # the probe
+
+
+def test_parallel_refuses_a_host_without_geo(corpus, tmp_path):
+    ssh = fake_ssh(tmp_path, {"hostA": "/bin/bash"})
+    status, out, err = run_parallel_sh(
+        ["--geo", str(tmp_path / "not-installed" / "geo"), "--ssh", str(ssh), "-S", "1/hostA"],
+        ["length"], corpus / "points.ndjson")
+    assert (status, out) == (69, b""), err
+    assert "cannot run geo" in err and "on host hostA" in err
 
 
 def test_parallel_bad_records_rejects_per_job_and_status_65(corpus, tmp_path):

@@ -120,6 +120,17 @@ elif [ ${#PAR_OPTS[@]} -eq 0 ]; then
   die 69 "geo not found ($GEO): give --geo PATH or put geo on PATH"
 fi
 
+# A job log's rows as SEQ, HOST, BYTES RECEIVED and STATUS (tab-separated), a job killed by
+# signal N counting as 128+N, as the shell counts it.
+job_statuses() {
+  local seq host recv exitval signal
+  while IFS=$'\t' read -r seq host _ _ _ recv exitval signal _; do
+    [ "$seq" = Seq ] && continue
+    [ "${signal:-0}" = 0 ] || exitval=$((128 + signal))
+    printf '%s\t%s\t%s\t%s\n' "$seq" "$host" "$recv" "$exitval"
+  done < "$1"
+}
+
 # The job's command line, quoted for the shell that runs it (here or on the remote host).
 cmd=$(printf '%q' "$GEO")
 for a in "${GEO_ARGS[@]}"; do cmd+=" $(printf '%q' "$a")"; done
@@ -133,10 +144,9 @@ if [ ${#PAR_OPTS[@]} -gt 0 ]; then
   probe_log=$(mktemp "${TMPDIR:-/tmp}/geo-parallel-probe.XXXXXX") || die 73 "cannot create a job log"
   probe_err=$(parallel --will-cite --nonall "${PAR_OPTS[@]}" --joblog "$probe_log" \
     "$cmd </dev/null && echo geo-ready" 2>&1 >/dev/null)
-  probe_rows=$(tail -n +2 "$probe_log"); rm -f "$probe_log"
+  probe_rows=$(job_statuses "$probe_log"); rm -f "$probe_log"
   [ -n "$probe_rows" ] || die 69 "the probe of the hosts ran no job${probe_err:+: $probe_err}"
-  while IFS=$'\t' read -r _seq host _start _runtime _send recv exitval signal _cmd; do
-    [ "${signal:-0}" = 0 ] || exitval=$((128 + signal))
+  while IFS=$'\t' read -r _ host recv exitval; do
     case $exitval in
       0) [ "$recv" -gt 0 ] || die 69 "host $host ran a job but it printed nothing: is SHELL set" \
            "in the host's environment? (GNU parallel runs remote jobs with \$SHELL)${probe_err:+ $probe_err}" ;;
@@ -177,19 +187,16 @@ if [ -n "$REJECTS_DIR" ] && [ -d "$REJECTS_DIR" ]; then
   find "$REJECTS_DIR" -maxdepth 1 -name 'rejects-*.ndjson' -empty -delete 2>/dev/null
 fi
 
-# Combine: the worst status of any job (a signal counts as 128+N), as geo alone would exit.
+# Combine: the worst status of any job, as geo alone would exit.
 worst=0 failed=0 total=0 cannot_run=0 report=
-while IFS=$'\t' read -r seq host _start _runtime _send _recv exitval signal _cmd; do
-  [ "$seq" = Seq ] && continue
+while IFS=$'\t' read -r seq host _ st; do
   total=$((total + 1))
-  st=$exitval
-  [ "${signal:-0}" = 0 ] || st=$((128 + signal))
   [ "$st" = 0 ] && continue
   failed=$((failed + 1))
   case $st in 126|127) cannot_run=1 ;; esac
   [ "$st" -gt "$worst" ] && worst=$st
   report+="$PROG:   job $seq (block $seq, host $host): exit $st"$'\n'
-done < "$JOBLOG"
+done < <(job_statuses "$JOBLOG")
 
 if [ $failed -gt 0 ]; then
   printf '%s: geo exited non-zero in %d of %d jobs (the output holds all the other records):\n%s' \

@@ -33,10 +33,10 @@ let package = Package(
         // One module per command.
         .target(name: "EncodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
         .target(name: "DecodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "SpansCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine"], swiftSettings: fast),
+        .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
+        .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
+        .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),

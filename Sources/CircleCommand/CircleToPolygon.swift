@@ -34,7 +34,7 @@ public struct CircleToPolygon: StreamingCommand {
             OptionSpec("center", value: .text, valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read."),
             OptionSpec("radius", value: .number, valueName: "R", help: "The radius in metres."),
             OptionSpec("radius-field", value: .text, valueName: "NAME", help: "Take each circle's radius from properties.NAME (metres)."),
-            OptionSpec("segments", value: .integer(3...10_000_000), default: "64", help: "The number of vertices."),
+            OptionSpec("segments", value: .integer(3...RecordLimit.positions), default: "64", help: "The number of vertices."),
             OptionSpec("tolerance", value: .number, valueName: "M", help: "The fewest vertices such that no edge strays more than M metres from the circle."),
         ] + GeodesyOptions.earthOptions + [
             PathOutput.option,
@@ -77,9 +77,10 @@ public struct CircleToPolygon: StreamingCommand {
             }
             guard (-90...90).contains(latitude) else { throw UsageError("--center latitude \(latitude) is outside [-90, 90]") }
             do {
-                _ = try GeodesicCircle(center: Position(longitude: longitude, latitude: latitude), radius: r, earth: earth)
+                let circle = try GeodesicCircle(center: Position(longitude: longitude, latitude: latitude), radius: r, earth: earth)
+                if let tolerance { _ = try handler.vertexCount(circle, tolerance: tolerance) }
             } catch {
-                throw UsageError(error.description)
+                throw UsageError("\(error)")
             }
             // The one record --center stands for.
             literalCenter = Array("{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}".utf8)
@@ -105,6 +106,13 @@ extension Substring {
 }
 
 public struct CircleHandler: RecordHandler {
+    /// The vertices --tolerance asks for, refused early when even the estimate is over the limit.
+    func vertexCount(_ circle: GeodesicCircle, tolerance: Double) throws -> Int {
+        try RecordLimit.check(circle.estimatedSegments(forTolerance: tolerance), "vertices", estimated: true,
+                              advice: "use a larger --tolerance")
+        return try circle.segments(forTolerance: tolerance, limit: RecordLimit.positions)
+    }
+
     enum Radius: Sendable {
         case fixed(Double)
         case field(String)
@@ -131,7 +139,7 @@ public struct CircleHandler: RecordHandler {
                 metres = value
             }
             let circle = try GeodesicCircle(center: center, radius: metres, earth: earth)
-            let ring = circle.ring(segments: try tolerance.map { try circle.segments(forTolerance: $0) } ?? segments)
+            let ring = circle.ring(segments: try tolerance.map { try vertexCount(circle, tolerance: $0) } ?? segments)
             if case .polyline(let precision) = output {
                 try out.writePolyline(ring, precision: precision)
                 return

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CProj
 import GeoJSON
+import JSONBytes
 
 /// A GMSCircle on the ellipsoid: every point at geodesic distance `radius` from `center`.
 ///
@@ -82,8 +83,8 @@ public struct GeodesicCircle: Sendable {
 
     /// The fewest segments whose edges stay within `tolerance` metres of the circle: start from
     /// the small-circle estimate N = π/√(2δ/r) and step until the midpoints hold the bound.
-    public func segments(forTolerance tolerance: Double, limit: Int = 1_000_000) throws(GeodesyError) -> Int {
-        var segments = max(3, Int((Double.pi / (2 * tolerance / radius).squareRoot()).rounded(.down)) - 2)
+    public func segments(forTolerance tolerance: Double, limit: Int) throws(GeodesyError) -> Int {
+        var segments = max(3, Int(estimatedSegments(forTolerance: tolerance).rounded(.down)) - 2)
         while segments <= limit {
             if largestGap(of: ring(segments: segments)) <= tolerance {
                 // The estimate may start high for large circles: walk down while it still holds.
@@ -92,7 +93,12 @@ public struct GeodesicCircle: Sendable {
             }
             segments += max(1, segments / 1000)
         }
-        throw GeodesyError("a tolerance of \(tolerance) m needs more than \(limit) segments for radius \(radius) m")
+        throw GeodesyError("a tolerance of \(formatNumber(tolerance)) m needs more than \(limit) vertices for a radius of \(formatNumber(radius)) m")
+    }
+
+    /// N = π/√(2δ/r): the vertices a small circle needs for its edges to stay within δ.
+    public func estimatedSegments(forTolerance tolerance: Double) -> Double {
+        Double.pi / (2 * tolerance / radius).squareRoot()
     }
 
     /// The latitude where the geodesic from `a` to `b` crosses the antimeridian (found by

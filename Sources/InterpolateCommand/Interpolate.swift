@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GeoCommandLine
 import Geodesy
 import GeoJSON
+import JSONBytes
 import Records
 
 /// `geo interpolate`: points along a path (GMSGeometryInterpolate), or the path densified.
@@ -34,7 +38,7 @@ public struct Interpolate: StreamingCommand {
             OptionSpec("fraction", value: .number, valueName: "F", help: "One point at this fraction (0 to 1) of the path's length."),
             OptionSpec("distance", value: .number, valueName: "D", help: "One point D metres from the start (negative: from the end)."),
             OptionSpec("every", value: .number, valueName: "D", help: "Points every D metres, the end included (a MultiPoint)."),
-            OptionSpec("count", value: .integer(2...100_000_000), help: "N points evenly spaced by length, both ends included (a MultiPoint)."),
+            OptionSpec("count", value: .integer(2...RecordLimit.positions), help: "N points evenly spaced by length, both ends included (a MultiPoint)."),
             OptionSpec("densify", value: .number, valueName: "D", help: "The path with points inserted so that no edge is longer than D metres."),
         ] + GeodesyOptions.options + PathInput.options + [PathOutput.option, StreamOptions.digits]
             + StreamOptions.geoJSONFraming + StreamOptions.common,
@@ -95,7 +99,11 @@ public struct InterpolateHandler: RecordHandler {
         try input.readFeatures(record) { feature in
             switch mode {
             case .densify(let step):
-                try out.write(feature, from: record, replacing: try densified(feature.geometry, step), as: output)
+                var budget = PositionBudget()
+                let geometry = try densified(feature.geometry, step, &budget)
+                try RecordLimit.check(Double(budget.total), "points",
+                                      advice: "use --densify \(formatNumber(minimumStep(budget.length))) or more for this record")
+                try out.write(feature, from: record, replacing: geometry, as: output)
             case .fraction, .distance:
                 let path = try singlePath(feature.geometry)
                 let total = model.length(of: path)
@@ -109,6 +117,8 @@ public struct InterpolateHandler: RecordHandler {
             case .every(let step):
                 let path = try singlePath(feature.geometry)
                 let total = model.length(of: path)
+                try RecordLimit.check((total / step).rounded(.down) + 2, "points",
+                                      advice: "use --every \(formatNumber(minimumStep(total))) or more for this path")
                 var distances: [Double] = []
                 var k = 0.0
                 while k * step < total { distances.append(k * step); k += 1 }
@@ -179,15 +189,26 @@ public struct InterpolateHandler: RecordHandler {
         return result
     }
 
-    func densified(_ geometry: Geometry?, _ step: Double) throws -> Geometry? {
+    /// The smallest step that keeps a record of this length within the limit, rounded up to
+    /// three significant digits for a message.
+    func minimumStep(_ length: Double) -> Double {
+        let step = length / Double(RecordLimit.positions - 2)
+        guard step > 0 else { return 0 }
+        // Integer over a power of ten: the division rounds to the decimal itself.
+        let digits = 2 - Int(log10(step).rounded(.down))
+        let scale = pow(10, Double(abs(digits)))
+        return digits >= 0 ? (step * scale).rounded(.up) / scale : (step / scale).rounded(.up) * scale
+    }
+
+    func densified(_ geometry: Geometry?, _ step: Double, _ budget: inout PositionBudget) throws -> Geometry? {
         switch geometry {
         case nil: return nil
         case .point, .multiPoint: return geometry
-        case .lineString(let path): return .lineString(try densified(path, step))
-        case .multiLineString(let paths): return .multiLineString(try paths.map { try densified($0, step) })
-        case .polygon(let rings): return .polygon(try rings.map { try densified(closed($0), step) })
-        case .multiPolygon(let polygons): return .multiPolygon(try polygons.map { try $0.map { try densified(closed($0), step) } })
-        case .geometryCollection(let members): return .geometryCollection(try members.map { try densified($0, step)! })
+        case .lineString(let path): return .lineString(try densified(path, step, &budget))
+        case .multiLineString(let paths): return .multiLineString(try paths.map { try densified($0, step, &budget) })
+        case .polygon(let rings): return .polygon(try rings.map { try densified(closed($0), step, &budget) })
+        case .multiPolygon(let polygons): return .multiPolygon(try polygons.map { try $0.map { try densified(closed($0), step, &budget) } })
+        case .geometryCollection(let members): return .geometryCollection(try members.map { try densified($0, step, &budget)! })
         }
     }
 
@@ -197,20 +218,29 @@ public struct InterpolateHandler: RecordHandler {
         return ring + [first]
     }
 
-    /// Every edge longer than `step` cut into the fewest equal parts no longer than `step`.
-    func densified(_ path: Path, _ step: Double) throws -> Path {
+    /// Every edge longer than `step` cut into the fewest equal parts no longer than `step`. Once
+    /// the record is over the limit, paths are only measured (for the message), not built.
+    func densified(_ path: Path, _ step: Double, _ budget: inout PositionBudget) throws -> Path {
         try model.validate(path)
-        guard path.count > 1 else { return path }
+        guard path.count > 1 else { budget.total += path.count; return path }
+        let edges = (1..<path.count).map { model.edge(path[$0 - 1], path[$0]) }
+        let parts = edges.map { max(1, ($0.length / step).rounded(.up)) }
+        budget.total += 1 + Int(min(parts.reduce(0, +), 1e15))
+        budget.length += edges.reduce(0) { $0 + $1.length }
+        guard budget.total <= RecordLimit.positions else { return [] }
         var result: Path = [path[0]]
-        for index in 1..<path.count {
-            let edge = model.edge(path[index - 1], path[index])
-            let parts = (edge.length / step).rounded(.up)
-            if parts > 1 {
-                guard parts <= 10_000_000 else { throw GeoJSONError("--densify \(step) would put \(Int(parts)) points on one edge") }
-                for k in 1..<Int(parts) { result.append(edge.position(atDistance: edge.length * Double(k) / parts)) }
-            }
-            result.append(path[index])
+        result.reserveCapacity(1 + Int(parts.reduce(0, +)))
+        for (index, edge) in edges.enumerated() {
+            let count = Int(parts[index])
+            for k in 1..<count { result.append(edge.position(atDistance: edge.length * Double(k) / parts[index])) }
+            result.append(path[index + 1])
         }
         return result
     }
+}
+
+/// What a record's densified paths add up to, checked against `RecordLimit` for the whole record.
+struct PositionBudget {
+    var total = 0
+    var length = 0.0
 }

@@ -29,7 +29,7 @@ final class OutputSink {
             outputName = "standard output"
         }
         if let path = options.rejects {
-            rejectsFD = OutputSink.create(path)
+            rejectsFD = path == "-" ? 1 : OutputSink.create(path)
             guard rejectsFD >= 0 else { throw InputFailure(message: "cannot create '\(path)': \(systemReason())", status: ExitCode.cannotCreate) }
         }
         if options.progress { progress = ProgressLine(command: command, redraw: isatty(2) != 0) }
@@ -101,7 +101,7 @@ final class OutputSink {
             printError("geo \(command): cannot write \(outputName): \(systemReason())\n")
             return ExitCode.ioError
         }
-        if rejectsFD >= 0 {
+        if rejectsFD > 1 {
             if close(rejectsFD) != 0 {
                 printError("geo \(command): cannot write '\(options.rejects!)': \(systemReason())\n")
                 return ExitCode.ioError

@@ -19,9 +19,9 @@ public struct StreamOptions: Sendable {
 
     /// Reading, error handling, parallelism and progress: every streaming command.
     public static let common: [OptionSpec] = [
-        OptionSpec("output", short: "o", value: .file, help: "Write to FILE instead of standard output."),
+        OptionSpec("output", short: "o", value: .file, help: "Write to FILE instead of standard output (- is standard output). FILE may not be one of the inputs: geo streams, and would empty it before reading it."),
         OptionSpec("strict", help: "Stop at the first bad record (exit 65) instead of reporting it and going on."),
-        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost (no file is left when no record is bad). In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %."),
+        OptionSpec("rejects", value: .file, help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE). In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %."),
         OptionSpec("jobs", short: "j", value: .integer(1...1024), default: "all cores", help: "Process records on N threads; output stays in input order."),
         OptionSpec("quiet", short: "q", help: "Never show the progress line."),
         OptionSpec("progress", help: "Show the progress line on standard error even when it is not a terminal."),
@@ -40,9 +40,13 @@ public struct StreamOptions: Sendable {
     /// (a text-mode output takes no `--rs` or `--collection`).
     public init(_ arguments: ParsedArguments, jsonOutput: Bool) throws(UsageError) {
         inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
-        output = arguments.value("output")
+        // `-o -` is standard output, not a file named "-" (as for inputs).
+        output = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
         strict = arguments.has("strict")
         rejects = try arguments.value("rejects").map(StreamOptions.expandTemplate)
+        if rejects == "-" && output == nil {
+            throw UsageError("--rejects - writes bad records to standard output, where the output goes too: give -o FILE")
+        }
         jobs = arguments.integer("jobs") ?? availableCores()
         decimals = arguments.integer("digits")
         let rs = arguments.has("rs"), collection = arguments.has("collection")

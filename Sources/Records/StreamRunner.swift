@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoCommandLine
 import JSONBytes
 
 /// Runs a streaming command: reads every input in chunks, hands the chunks to `--jobs` workers,
@@ -35,6 +36,10 @@ public struct StreamRunner {
                 printError("geo \(command): \(error.message)\n")
                 return error.status
             }
+        }
+        if reader.readsFiles, let collision = OverwriteGuard.collision(inputs: options.inputs, output: options.output, rejects: options.rejects) {
+            printError("geo \(command): \(collision)\nSee 'geo \(command) --help'.\n")
+            return ExitCode.usage
         }
         let sink: OutputSink
         do { sink = try OutputSink(command: command, options: options) } catch {

@@ -33,6 +33,21 @@ public enum SpanRequest: Sendable {
         }
     }
 
+    /// About (and at most) how many spans `resolve` makes on a path `total` long: the pattern elements that
+    /// end on it (each element makes at most one span), so a tiny --length can be refused before
+    /// anything is built.
+    public func maximumSpans(total: Double) -> Double {
+        switch self {
+        case .explicit(let spans):
+            return Double(spans.count)
+        case .pattern(_, let lengths, _):
+            let patternLength = lengths.reduce(0, +)
+            guard patternLength > 0 else { return 0 }
+            // Every run of lengths.count elements covers patternLength; one more may end past the end.
+            return ((total / patternLength).rounded(.up) + 1) * Double(lengths.count) + 1
+        }
+    }
+
     /// Google's GMSStyleSpans algorithm (research/gms.md): walk the pattern from −offset, emitting
     /// a span each time an element ends past 0, until the path's length is reached.
     func pattern(styles: [(name: String, style: Style)], lengths: [Double], offset: Double,

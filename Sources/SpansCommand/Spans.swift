@@ -88,7 +88,9 @@ public struct Spans: StreamingCommand {
             guard !styles.isEmpty, !lengths.isEmpty else {
                 throw UsageError("give --style and --length (a pattern), or --span (explicit spans)")
             }
-            if let bad = lengths.first(where: { $0 < 0 }) { throw UsageError("--length \(bad): lengths cannot be negative") }
+            if let bad = arguments.all("length").first(where: { (Double($0) ?? 0) <= 0 }) {
+                throw UsageError("--length \(bad): a pattern length must be greater than 0")
+            }
             var parsed: [(name: String, style: Style)] = []
             for text in styles { parsed.append((text, try style(text))) }
             request = .pattern(styles: parsed, lengths: lengths, offset: arguments.number("offset") ?? 0)
@@ -118,6 +120,8 @@ public struct SpansHandler: RecordHandler {
             }
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
+            try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,
+                                  advice: "use a longer --length for this path")
             let spans = request.resolve(cumulative: cumulative)
             guard split, !spans.isEmpty else {
                 // Without --split, or with no spans to draw (a path of no length): the record
@@ -128,6 +132,8 @@ public struct SpansHandler: RecordHandler {
                 output.write(feature, from: record, adding: [("spans", .array(list))])
                 return
             }
+            try RecordLimit.check(Double(positionCount(spans, path: path)), "points in its pieces",
+                                  advice: "use longer spans for this path")
             var start = 0.0
             for (index, span) in spans.enumerated() {
                 let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
@@ -142,6 +148,20 @@ public struct SpansHandler: RecordHandler {
                 start = end
             }
         }
+    }
+
+    /// How many positions the pieces of `spans` hold: each piece's ends and the path's vertices
+    /// inside it (every vertex ends a piece of a gradient), counted before any piece is built.
+    func positionCount(_ spans: [ResolvedSpan], path: Path) -> Int {
+        var count = 0
+        var start = 0.0
+        for (index, span) in spans.enumerated() {
+            let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
+            let inside = max(0, Int(end.rounded(.up)) - Int(start.rounded(.down)) - 1)
+            if case .gradient = span.style { count += 2 * (inside + 1) } else { count += inside + 2 }
+            start = end
+        }
+        return count
     }
 
     struct Piece {

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A streaming filter cannot do what `sort -o` does (read everything, then write): opening `-o`
+/// for writing truncates it before a byte of it is read. So before anything is opened for
+/// writing, every input (files and standard input) is compared by device and inode with the
+/// output and the rejects file, and a match is refused.
+enum OverwriteGuard {
+    /// The first output (`--output` or `--rejects`) that is also an input, as a message naming
+    /// both; nil when none is. Outputs that do not exist yet, and outputs that are not regular
+    /// files (`/dev/null`, a FIFO), cannot lose data this way.
+    static func collision(inputs: [String], output: String?, rejects: String?) -> String? {
+        var inputFiles: [(name: String, file: stat)] = []
+        for path in inputs {
+            var info = stat()
+            let found = path == "-" ? fstat(0, &info) == 0 : stat(path, &info) == 0
+            if found { inputFiles.append((path == "-" ? "standard input" : "'\(path)'", info)) }
+        }
+        for (option, path) in [("-o", output), ("--rejects", rejects)] {
+            guard let path else { continue }
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if let input = inputFiles.first(where: { $0.file.st_dev == info.st_dev && $0.file.st_ino == info.st_ino }) {
+                let what = input.name == "'\(path)'" ? "is also an input" : "is the same file as the input \(input.name)"
+                return "\(option) '\(path)' \(what): writing it would empty it before it is read. "
+                    + "Write to another file, then rename it"
+            }
+        }
+        if let output, let rejects {
+            var outputInfo = stat(), rejectsInfo = stat()
+            if stat(output, &outputInfo) == 0, stat(rejects, &rejectsInfo) == 0,
+               outputInfo.st_dev == rejectsInfo.st_dev, outputInfo.st_ino == rejectsInfo.st_ino,
+               (outputInfo.st_mode & S_IFMT) == S_IFREG {
+                return "-o '\(output)' and --rejects '\(rejects)' are the same file"
+            }
+        }
+        return nil
+    }
+}

@@ -54,6 +54,8 @@ public struct Decode: StreamingCommand {
 }
 
 public struct DecodeHandler: RecordHandler {
+    /// Plain polyline lines, unless --field reads them from Features.
+    public var readsJSON: Bool { field != nil }
     let precision: Int
     let field: String?
     let text: Bool

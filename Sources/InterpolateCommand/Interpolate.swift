@@ -90,6 +90,7 @@ public struct Interpolate: StreamingCommand {
 }
 
 public struct InterpolateHandler: RecordHandler {
+    public var readsJSON: Bool { input.readsJSON }
     let input: PathInput
     let output: PathOutput
     let model: EdgeModel

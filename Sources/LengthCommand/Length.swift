@@ -49,6 +49,7 @@ public struct Length: StreamingCommand {
 }
 
 public struct LengthHandler: RecordHandler {
+    public var readsJSON: Bool { input.readsJSON }
     let input: PathInput
     let model: EdgeModel
     let field: String

@@ -38,6 +38,19 @@ struct ChunkProcessor: Sendable {
         result.bytes = chunk.count
         let output = RecordOutput(buffer: result.output, framing: framing, decimals: decimals)
         let base = UnsafePointer(chunk.bytes)
+        if let spans = chunk.spans {
+            for span in spans {
+                let record = UnsafeBufferPointer(start: base + span.range.lowerBound, count: span.range.count)
+                result.records += 1
+                if let problem = span.problem {
+                    result.failures.append(RecordFailure(line: span.line, message: RecordFailure.naming(span.feature, problem), input: Array(record)))
+                } else {
+                    handle(record, line: span.line, feature: span.feature, output, result)
+                }
+                if strict && !result.failures.isEmpty { break }
+            }
+            return result
+        }
         var line = chunk.firstLine
         var position = 0
         while position < chunk.count {
@@ -63,16 +76,58 @@ struct ChunkProcessor: Sendable {
             if start == stop { continue }
             let record = UnsafeBufferPointer(start: base + start, count: stop - start)
             result.records += 1
-            let mark = result.output.count
-            do {
-                try handler.handle(record, into: output)
-            } catch {
-                result.output.truncate(to: mark)
-                result.failures.append(RecordFailure(line: recordLine, message: "\(error)", input: Array(record)))
-                if strict { break }
-            }
+            handle(record, line: recordLine, feature: nil, output, result)
+            if strict && !result.failures.isEmpty { break }
         }
         return result
+    }
+
+    /// Runs the handler over one record; a failure takes back its partial output. A bad
+    /// FeatureCollection on one line is tried again feature by feature, so that one bad feature
+    /// rejects only itself.
+    private func handle(_ record: UnsafeBufferPointer<UInt8>, line: Int, feature: Int?,
+                        _ output: RecordOutput, _ result: ChunkResult) {
+        let mark = result.output.count
+        do {
+            try handler.handle(record, into: output)
+        } catch {
+            result.output.truncate(to: mark)
+            if feature == nil && handler.readsJSON && record.first == UInt8(ascii: "{")
+                && handleFeatures(of: record, line: line, output, result) { return }
+            result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, "\(error)"), input: Array(record)))
+        }
+    }
+
+    /// Handles each feature of a FeatureCollection record on its own. False, with nothing
+    /// written, when the record is not a collection or every feature is fine alone (the problem
+    /// is then the collection's, and the whole record is bad).
+    private func handleFeatures(of record: UnsafeBufferPointer<UInt8>, line: Int,
+                                _ output: RecordOutput, _ result: ChunkResult) -> Bool {
+        var spans: [RecordSpan] = []
+        var splitter = DocumentSplitter()
+        splitter.scan(record) { event in
+            if case .record(let range, let featureLine, let feature?) = event {
+                spans.append(RecordSpan(range: range, line: line + featureLine - 1, feature: feature))
+            }
+        }
+        guard !spans.isEmpty else { return false }
+        let mark = result.output.count, failuresBefore = result.failures.count
+        for span in spans {
+            handle(UnsafeBufferPointer(rebasing: record[span.range]), line: span.line, feature: span.feature, output, result)
+            if strict && result.failures.count > failuresBefore { break }
+        }
+        if result.failures.count == failuresBefore {
+            result.output.truncate(to: mark)
+            return false
+        }
+        return true
+    }
+}
+
+extension RecordFailure {
+    /// `features[3]: problem` for a feature of a collection.
+    static func naming(_ feature: Int?, _ message: String) -> String {
+        feature.map { "features[\($0)]: \(message)" } ?? message
     }
 }
 
@@ -82,14 +137,17 @@ struct ChunkProcessor: Sendable {
 }
 
 /// Runs `handler` over `bytes` as one whole input, in memory, as the streaming runner would (the
-/// same framing, trimming and error capture): for fuzzing and tests of record handlers.
+/// same reader, framing, documents and error capture): for fuzzing and tests of record handlers.
 public func processInMemory(_ bytes: [UInt8], with handler: any RecordHandler,
                             framing: StreamOptions.Framing = .lines) -> (output: [UInt8], failures: [(line: Int, message: String)]) {
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-    buffer.initialize(from: bytes, count: bytes.count)
-    let delimiter = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == recordSeparator
-        ? recordSeparator : UInt8(ascii: "\n")
-    let chunk = Chunk(bytes: buffer, count: bytes.count, source: "<memory>", firstLine: 1, delimiter: delimiter, startsFile: true)
-    let result = ChunkProcessor(handler: handler, framing: framing, decimals: nil, strict: false).process(chunk)
-    return (Array(result.output.bytes), result.failures.map { ($0.line, $0.message) })
+    let reader = ChunkReader(memory: bytes, readsJSON: handler.readsJSON)
+    let processor = ChunkProcessor(handler: handler, framing: framing, decimals: nil, strict: false)
+    var output: [UInt8] = []
+    var failures: [(line: Int, message: String)] = []
+    while let chunk = try? reader.next() {
+        let result = processor.process(chunk)
+        output += result.output.bytes
+        failures += result.failures.map { ($0.line, $0.message) }
+    }
+    return (output, failures)
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONBytes
 
 /// A run of whole records from one input, with where it starts (for error messages).
 final class Chunk: @unchecked Sendable {
@@ -13,6 +14,10 @@ final class Chunk: @unchecked Sendable {
     let delimiter: UInt8
     /// The chunk opens its file: a UTF-8 byte order mark there is skipped.
     let startsFile: Bool
+    /// Records found in a document that spans lines, in order; nil: records are delimited.
+    let spans: [RecordSpan]?
+    /// Owns `bytes` when the chunk was built in a buffer (documents).
+    private let storage: ByteBuffer?
 
     init(bytes: UnsafeMutablePointer<UInt8>, count: Int, source: String, firstLine: Int, delimiter: UInt8, startsFile: Bool) {
         self.bytes = bytes
@@ -21,11 +26,34 @@ final class Chunk: @unchecked Sendable {
         self.firstLine = firstLine
         self.delimiter = delimiter
         self.startsFile = startsFile
+        spans = nil
+        storage = nil
     }
 
-    deinit { bytes.deallocate() }
+    /// The records of a document, copied one after another into `storage`.
+    init(storage: ByteBuffer, spans: [RecordSpan], source: String) {
+        bytes = storage.base
+        count = storage.count
+        self.source = source
+        firstLine = spans.first?.line ?? 1
+        delimiter = UInt8(ascii: "\n")
+        startsFile = false
+        self.spans = spans
+        self.storage = storage
+    }
+
+    deinit { if storage == nil { bytes.deallocate() } }
 
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+}
+
+/// One record of a document chunk: where its bytes are in the chunk, the line where it starts,
+/// its index in a FeatureCollection, or what is wrong with it when it cannot be a record.
+struct RecordSpan {
+    var range: Range<Int>
+    var line: Int
+    var feature: Int?
+    var problem: String?
 }
 
 /// Why input stopped: a file that cannot be opened (exit 66) or a failed read (exit 74).
@@ -51,18 +79,40 @@ final class ChunkReader {
     private var source = ""
     private var line = 1
     private var delimiter: UInt8?
+    /// Records are JSON texts (GeoJSON, or `decode --field`): a text that spans lines makes its
+    /// file a document, read by `DocumentSplitter`.
+    private let readsJSON: Bool
+    private var document: DocumentState?
     private var startsFile = false
     private var leftover: [UInt8] = []
     private(set) var bytesRead = 0
 
     private var literal: (bytes: [UInt8], source: String)?
+    /// An input in memory instead of files (tests and fuzzing), read as a file would be.
+    private var memory: (bytes: [UInt8], position: Int)?
 
-    init(paths: [String], chunkSize: Int = ChunkReader.firstChunkSize) {
+    init(paths: [String], readsJSON: Bool, chunkSize: Int = ChunkReader.firstChunkSize) {
         self.paths = paths.reversed()
+        self.readsJSON = readsJSON
         self.chunkSize = chunkSize
     }
 
     var readsFiles: Bool { literal == nil }
+
+    /// Reads `bytes` as if they were a file named `<memory>`.
+    convenience init(memory bytes: [UInt8], readsJSON: Bool) {
+        self.init(paths: ["<memory>"], readsJSON: readsJSON)
+        memory = (bytes, 0)
+    }
+
+    /// read(2) on the current input.
+    private func readInput(_ destination: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        guard let (bytes, position) = memory else { return read(fd, destination, count) }
+        let taken = min(count, bytes.count - position)
+        bytes.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + position, count: taken) }
+        memory!.position += taken
+        return taken
+    }
 
     /// Output per chunk that keeps memory flat: commands that write much more than they read
     /// (a Point becomes a 64-vertex circle) get smaller input chunks.
@@ -71,6 +121,7 @@ final class ChunkReader {
     /// One record given on the command line (`--center`) instead of files.
     init(literal bytes: [UInt8], source: String) {
         paths = []
+        readsJSON = false
         chunkSize = ChunkReader.defaultChunkSize
         literal = (bytes + [UInt8(ascii: "\n")], source)
     }
@@ -102,10 +153,11 @@ final class ChunkReader {
         while true {
             if fd < 0 {
                 guard let path = paths.popLast() else { return nil }
-                fd = try ChunkReader.open(path)
+                fd = memory != nil ? 0 : try ChunkReader.open(path)
                 source = ChunkReader.displayName(path)
                 line = 1
                 delimiter = nil
+                document = nil
                 startsFile = true
             }
             if let chunk = try readChunk() { return chunk }
@@ -116,6 +168,7 @@ final class ChunkReader {
 
     /// Reads until the buffer holds at least one delimiter (or the file ends); nil at end of file.
     private func readChunk() throws(InputFailure) -> Chunk? {
+        if document != nil { return try readDocumentChunk() }
         var capacity = max(chunkSize, leftover.count * 2)
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         var count = leftover.count
@@ -131,7 +184,7 @@ final class ChunkReader {
                 buffer = bigger
                 capacity *= 2
             }
-            let got = read(fd, buffer + count, capacity - count)
+            let got = readInput(buffer + count, capacity - count)
             if got < 0 {
                 if errno == EINTR { continue }
                 let reason = systemReason()
@@ -142,7 +195,13 @@ final class ChunkReader {
             count += got
             bytesRead += got
             if delimiter == nil {
-                guard let detected = detectDelimiter(buffer, count, atEnd: atEnd) else { continue }
+                guard let detected = detectFraming(buffer, count, atEnd: atEnd) else { continue }
+                guard let detected else {
+                    // A document: what was read so far is its beginning.
+                    document = DocumentState(UnsafeBufferPointer(start: buffer, count: count), atEnd: atEnd)
+                    buffer.deallocate()
+                    return try readDocumentChunk()
+                }
                 delimiter = detected
             }
             if atEnd { break }
@@ -166,18 +225,110 @@ final class ChunkReader {
         return chunk
     }
 
-    /// RS framing if the first significant byte (after a BOM and white space) is RS; else lines.
-    private func detectDelimiter(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int, atEnd: Bool) -> UInt8? {
+    /// How the file is framed, from its first bytes: RS if the first significant byte (after a
+    /// BOM and white space) is RS; `.some(nil)` for a document, when the records are JSON and the
+    /// first text does not end on its line; else lines. nil: more bytes are needed to tell.
+    private func detectFraming(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int, atEnd: Bool) -> UInt8?? {
         var index = 0
         if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { index = 3 }
         while index < count {
             switch buffer[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            case recordSeparator: return recordSeparator
-            default: return UInt8(ascii: "\n")
+            case recordSeparator: return .some(recordSeparator)
+            case UInt8(ascii: "{"), UInt8(ascii: "[") where readsJSON:
+                guard let newline = memchr(buffer + index, 0x0A, count - index) else {
+                    return atEnd ? .some(UInt8(ascii: "\n")) : nil
+                }
+                let lineEnd = buffer.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                var endsOnLine = false
+                var splitter = DocumentSplitter()
+                splitter.scan(UnsafeBufferPointer(start: buffer + index, count: lineEnd - index)) { _ in endsOnLine = true }
+                return endsOnLine ? .some(UInt8(ascii: "\n")) : .some(nil)
+            default: return .some(UInt8(ascii: "\n"))
             }
         }
-        return atEnd ? UInt8(ascii: "\n") : nil
+        return atEnd ? .some(UInt8(ascii: "\n")) : nil
+    }
+
+    /// A document being split into records: the bytes from the oldest one still open.
+    private final class DocumentState {
+        var splitter = DocumentSplitter()
+        var store: [UInt8]
+        /// The splitter offset of `store[0]`, and how much of `store` has been scanned.
+        var storeBase = 0
+        var scanned = 0
+        var atEnd: Bool
+
+        init(_ start: UnsafeBufferPointer<UInt8>, atEnd: Bool) {
+            var bytes = Array(start)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            store = bytes
+            self.atEnd = atEnd
+        }
+    }
+
+    /// Reads and splits the document until a chunk's worth of records is found or it ends; nil
+    /// when it has ended and every record has been returned.
+    private func readDocumentChunk() throws(InputFailure) -> Chunk? {
+        let output = ByteBuffer(capacity: chunkSize + 4096)
+        var spans: [RecordSpan] = []
+        while output.count < chunkSize {
+            let state = document!
+            if state.scanned == state.store.count {
+                if state.atEnd {
+                    state.store.withUnsafeBufferPointer { all in
+                        state.splitter.finish { add($0, all, base: state.storeBase, to: output, &spans) }
+                    }
+                    break
+                }
+                let old = state.store.count
+                state.store.append(contentsOf: repeatElement(0, count: chunkSize))
+                var got = 0
+                repeat {
+                    got = state.store.withUnsafeMutableBufferPointer { readInput($0.baseAddress! + old, chunkSize) }
+                } while got < 0 && errno == EINTR
+                if got < 0 {
+                    let reason = systemReason()
+                    throw InputFailure(message: "error reading '\(source)': \(reason)", status: 74)
+                }
+                state.store.removeLast(chunkSize - got)
+                bytesRead += got
+                if got == 0 { state.atEnd = true }
+            }
+            state.store.withUnsafeBufferPointer { all in
+                let base = state.storeBase
+                state.splitter.scan(UnsafeBufferPointer(rebasing: all[state.scanned...])) { add($0, all, base: base, to: output, &spans) }
+            }
+            state.scanned = state.store.count
+            // Keep only what an open record still needs.
+            let keep = (state.splitter.keepFrom ?? state.splitter.offset) - state.storeBase
+            if keep == state.store.count {
+                state.store.removeAll(keepingCapacity: state.store.capacity <= 4 * chunkSize)
+            } else if keep > 0 {
+                state.store.removeFirst(keep)
+            }
+            state.storeBase += keep
+            state.scanned -= keep
+        }
+        if spans.isEmpty {
+            return nil
+        }
+        line = document!.splitter.line
+        return Chunk(storage: output, spans: spans, source: source)
+    }
+}
+
+/// Copies a record the splitter found into a chunk being built.
+private func add(_ event: DocumentSplitter.Event, _ store: UnsafeBufferPointer<UInt8>, base: Int,
+                 to output: ByteBuffer, _ spans: inout [RecordSpan]) {
+    let start = output.count
+    switch event {
+    case .record(let range, let line, let feature):
+        output.append(store, (range.lowerBound - base)..<(range.upperBound - base))
+        spans.append(RecordSpan(range: start..<output.count, line: line, feature: feature))
+    case .problem(let range, let line, let feature, let message):
+        output.append(store, (range.lowerBound - base)..<(range.upperBound - base))
+        spans.append(RecordSpan(range: start..<output.count, line: line, feature: feature, problem: message))
     }
 }
 

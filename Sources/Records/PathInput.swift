@@ -21,6 +21,12 @@ public enum PathInput: Sendable {
         self = arguments.value("from") == "polyline" ? .polyline(precision: precision) : .geoJSON
     }
 
+    /// The records are GeoJSON texts (not polyline lines).
+    public var readsJSON: Bool {
+        if case .geoJSON = self { return true }
+        return false
+    }
+
     /// Calls `body` with each Feature in the record.
     @inline(__always)
     public func readFeatures(_ record: UnsafeBufferPointer<UInt8>, _ body: (Feature) throws -> Void) throws {

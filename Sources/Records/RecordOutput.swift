@@ -44,6 +44,13 @@ public struct RecordOutput {
 /// immutable. Throwing rejects the whole input record (its partial output is taken back).
 public protocol RecordHandler: Sendable {
     func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws
+    /// Records are JSON texts (GeoJSON Features, geometries, collections): a file whose first
+    /// text spans lines is then read as a document, and a collection's features one by one.
+    var readsJSON: Bool { get }
+}
+
+extension RecordHandler {
+    public var readsJSON: Bool { true }
 }
 
 /// A command that streams records: its shared options and its handler are all `run()` needs.

@@ -26,7 +26,7 @@ public struct StreamRunner {
 
     /// Runs to the end and returns the exit status (SPEC §3).
     public func run() -> Int32 {
-        run(ChunkReader(paths: options.inputs))
+        run(ChunkReader(paths: options.inputs, readsJSON: processor.handler.readsJSON))
     }
 
     func run(_ reader: ChunkReader) -> Int32 {

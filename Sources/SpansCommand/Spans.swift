@@ -103,6 +103,7 @@ public struct Spans: StreamingCommand {
 }
 
 public struct SpansHandler: RecordHandler {
+    public var readsJSON: Bool { input.readsJSON }
     let input: PathInput
     let model: EdgeModel
     let request: SpanRequest

@@ -1,4 +1,5 @@
-"""The command line: arguments, help, exit statuses, I/O failures, pipes, parallelism (SPEC §1, §3)."""
+"""The command line: arguments, help, exit statuses, I/O failures, pipes, parallelism
+(docs/records.md: "Command line", "Exit status", "Order and parallelism")."""
 
 import json
 import os
@@ -89,7 +90,8 @@ def test_did_you_mean_for_unknown_command():
 
 
 def test_unknown_command_error_has_usage_line():
-    # SPEC §1: usage errors print the problem, the usage line and See 'geo ... --help'.
+    # docs/records.md, "Exit status" (64): usage errors print the problem, the usage line and
+    # See 'geo ... --help'.
     rc, out, err = run(["encod"], P12)
     assert (rc, out) == (64, b"")
     assert "Usage: geo [--version] [--help] <command> [<args>...]" in err.splitlines()

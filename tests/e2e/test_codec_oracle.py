@@ -1,6 +1,6 @@
 """The polyline codec against the reference implementation and the public vectors.
 
-SPEC §5 encode/decode and research/gms.md "Encoded polylines".
+docs/algorithms.md, "Encoded polylines", and the man pages geo-encode(1) and geo-decode(1).
 """
 
 import json
@@ -140,7 +140,7 @@ def test_round_trip_and_decode_matches_reference(polyline, precision):
         assert got == ref, f"record {i}: geo decode disagrees with polyline.decode at p={precision}"
 
 
-# --- public vectors (research/gms.md) ---------------------------------------------------------
+# --- public vectors (docs/algorithms.md, "Encoded polylines") ---------------------------------
 
 LINESTRING_GOOGLE = json.dumps({"type": "LineString", "coordinates": GOOGLE_PATH}, separators=(",", ":")) + "\n"
 
@@ -383,7 +383,7 @@ def test_number_spellings_are_read_exactly(polyline, precision):
 
 
 def _shortest(x: float) -> str:
-    """The shortest decimal that reads back to x, without exponent (SPEC §2)."""
+    """The shortest decimal that reads back to x, without exponent (docs/records.md, "Output")."""
     from decimal import Decimal  # noqa: PLC0415
     s = format(Decimal(repr(x)), "f")
     if "." in s:

@@ -85,7 +85,10 @@ def _spark_submit():
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """~2000 paths from the shared corpus generator, and Point features for circles."""
+    """~2000 paths from the shared corpus generator, and Point features for circles.
+
+    The generator is ../shared/bench/make_corpus.py, beside the repository: only the project's
+    workspace has it. In a plain clone these tests fail here, saying so."""
     if not MAKE_CORPUS.is_file():
         pytest.fail(f"shared corpus generator not found at {MAKE_CORPUS}", pytrace=False)
     d = tmp_path_factory.mktemp("corpus")

@@ -1,6 +1,6 @@
 """Exactness tests for `geo circle-to-polygon` against independent oracles.
 
-What is demanded (SPEC.md section 5, research/geodesy.md "Circles"):
+What is demanded (docs/algorithms.md, "Circles"; the man page geo-circle-to-polygon(1)):
 - every vertex at geodesic distance R from the centre within 1e-6 m (GeographicLib's
   `GeodSolve -i -p 10`), for random centres everywhere (poles and antimeridian included) and
   radii from 1 m to 10,000 km;
@@ -38,7 +38,7 @@ import pytest
 
 from conftest import dec, ndjson, run
 
-VERTEX_TOL = 1e-6        # m: every vertex at R (SPEC section 5)
+VERTEX_TOL = 1e-6        # m: every vertex at R (docs/algorithms.md, "Circles")
 CUT_LAT_TOL = 1e-9       # deg: a cut point on the geodesic edge
 AREA_TOL = 1.0           # m^2: pieces of a cut circle add up to the uncut ring
 TOL_SLACK = 1e-9         # m: --tolerance bound at the edge midpoints
@@ -282,8 +282,9 @@ def check_circle(g, feat, centre, radius, n, what, **_):
     ring = [v for v, _ in uncut]
     info = {"kind": kind, "verts": verts, "ring": ring, "geom": geom, "what": what,
             "cuts": [], "pieces": []}
-    # the kind geo must make: a cap when the circle contains a pole (research: the pole's
-    # geodesic distance from the centre is below R), else cut when the ring crosses +-180
+    # the kind geo must make: a cap when the circle contains a pole (docs/algorithms.md,
+    # "Circles": the pole's geodesic distance from the centre is below R), else cut when the
+    # ring crosses +-180
     lat0, lon0 = centre
     north = g.Inverse(lat0, lon0, 90.0, 0.0)["s12"] < radius
     south = g.Inverse(lat0, lon0, -90.0, 0.0)["s12"] < radius
@@ -392,7 +393,7 @@ def check_areas(infos, figure=WGS84):
     assert not bad, "\n".join(bad)
 
 
-# --- the research's example and the bisection helper ---------------------------------------
+# --- the example of docs/algorithms.md ("Circles") and the bisection helper -----------------
 
 def test_bisection_helper_matches_the_research_example():
     g = geodesic()
@@ -699,7 +700,7 @@ def test_tolerance_holds_and_is_the_fewest(centre, radius, tol):
 
 
 def test_tolerance_agrees_with_the_research_estimate():
-    """N >= pi / sqrt(2 delta / r) for small circles (research/geodesy.md)."""
+    """N >= pi / sqrt(2 delta / r) for small circles (docs/algorithms.md, "Circles")."""
     for radius, tol in ((1000.0, 1.0), (10000.0, 0.1), (500.0, 0.01)):
         f = circles(["--center", "45,7", "--radius", dec(radius), "--tolerance", dec(tol)])[0]
         n = len(f["geometry"]["coordinates"][0]) - 1
@@ -784,8 +785,8 @@ def test_south_cap_with_the_pole_between_polygon_edges():
     """A south cap with odd N: the pole is inside the circle (223 km from the centre, R = 230
     km) but in the gap between the circle and the edge joining the vertices at azimuths 144
     and 216, so the geodesic ring through the vertices does not enclose it. geo still makes a
-    cap (the circle contains the pole, as SPEC says); here only what holds either way is
-    demanded: a cap containing the pole, valid in lon/lat, every vertex at R."""
+    cap (the circle contains the pole, as docs/algorithms.md says); here only what holds
+    either way is demanded: a cap containing the pole, valid in lon/lat, every vertex at R."""
     g = geodesic()
     Poly = shapely_geom()
     centre, radius, n = (-88.0, 0.0), 230000.0, 5

@@ -1,4 +1,5 @@
-"""`geo interpolate` against the geodesy oracles (SPEC §2, §4, §5 interpolate).
+"""`geo interpolate` against the geodesy oracles (docs/algorithms.md, "Interpolation and
+densification").
 
 Every point geo computes is checked against an independent reference, to 1e-6 m on the
 ground:

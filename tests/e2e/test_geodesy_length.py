@@ -1,11 +1,12 @@
-"""`geo length` against the geodesy oracles (SPEC §2, §4, §5 length; research/geodesy.md).
+"""`geo length` against the geodesy oracles (docs/algorithms.md: "Geodesic edges", "Summing
+lengths", "Rhumb lines", "Projected edges").
 
 Every length is compared with an independent reference, edge by edge, summed exactly
-(math.fsum), with the research's tolerances: 1e-8 m per edge for geodesics (GeodSolve, and
-pyproj as a second opinion), 1e-7 m per edge for rhumb lines (RhumbSolve), and relative 1e-12
-for Web Mercator lengths (pyproj's EPSG:3857 coordinates; hypot of the differences, x taken
-the short way across the antimeridian). A path's tolerance is the edge tolerance times its
-number of edges.
+(math.fsum), with the tolerances docs/algorithms.md states: 1e-8 m per edge for geodesics
+(GeodSolve, and pyproj as a second opinion), 1e-7 m per edge for rhumb lines (RhumbSolve), and
+relative 1e-12 for Web Mercator lengths (pyproj's EPSG:3857 coordinates; hypot of the
+differences, x taken the short way across the antimeridian). A path's tolerance is the edge
+tolerance times its number of edges.
 
 Rhumb lines with an endpoint exactly at a pole: geo takes such an edge as the meridian arc
 between the two latitudes (a rhumb line reaching a pole is a meridian). GeographicLib 2.1
@@ -231,7 +232,7 @@ def test_san_francisco_to_new_york_on_the_maps_sdk_sphere():
     assert abs(out[0]["properties"]["length_m"] - 4129091.998) <= 1e-3
     want = geod_dist(edges_of(path), (6371009.0, 0.0))[0]
     assert abs(out[0]["properties"]["length_m"] - want) <= GEODESIC_TOL
-    # On WGS84 (research/gms.md: 4,139,145.5 m).
+    # On WGS84 (docs/algorithms.md, "The Maps SDK model geo reproduces": 4,139,145.5 m).
     out = geo_ok(["length"], [{"type": "LineString", "coordinates": path}])
     assert abs(out[0]["properties"]["length_m"] - 4139145.5) <= 0.05
     assert abs(out[0]["properties"]["length_m"] - geod_dist(edges_of(path))[0]) <= GEODESIC_TOL
@@ -294,7 +295,7 @@ def test_nasty_paths(kind):
 @pytest.mark.parametrize("kind", ["rhumb", "geodesic", "projected"])
 def test_nearly_east_west_edges(kind):
     """|dlat| = 1e-12, 1e-9, 1e-6 degrees: the naive rhumb formula m12/psi12 is wrong by
-    centimetres to 100 km here (research/geodesy.md)."""
+    centimetres to tens of kilometres here (docs/algorithms.md, "Rhumb lines")."""
     _path_case(kind, NEAR_EW, [json.dumps(p) for p in NEAR_EW])
 
 
@@ -547,7 +548,8 @@ def test_from_polyline_precision_6(polyline, random_paths):
 
 
 def _decode_exact(s, precision):
-    """Decode a polyline to [lon, lat] with integer / 10^p (SPEC §5 decode)."""
+    """Decode a polyline to [lon, lat] with integer / 10^p (docs/algorithms.md, "Encoded
+    polylines")."""
     vals, i, b = [], 0, s.encode()
     while i < len(b):
         result = shift = 0

@@ -25,7 +25,7 @@ import pytest
 
 from conftest import dec, run
 
-# Tolerances (research/geodesy.md, "Tolerances a test should demand").
+# Tolerances (each stated under "Accuracy" in docs/algorithms.md).
 GEODESIC_TOL = 1e-8      # m per edge, against GeodSolve / pyproj
 RHUMB_TOL = 1e-7         # m per edge, against RhumbSolve (pole endpoints aside)
 PROJECTED_REL = 1e-12    # relative, against pyproj EPSG:3857 coordinate differences
@@ -247,7 +247,8 @@ def sind(lat):
 
 def merc_y(lat, a=WGS84_A):
     """Web Mercator y = a*asinh(tan(phi)), with sin and cos reduced in degrees first
-    (research/geodesy.md); within 5e-16 relative of a 50-digit evaluation, poles included."""
+    (docs/algorithms.md, "Angles and longitudes"); within 5e-16 relative of a 50-digit
+    evaluation, poles included."""
     return a * math.asinh(sind(lat) / cosd(lat))
 
 
@@ -338,7 +339,7 @@ def random_path(rng, style=None):
     elif style == "rounded":
         pts = [[round(rng.uniform(-180, 180), 5), round(_lat_uniform(rng), 5)] for _ in range(n)]
     elif style == "wrapped":
-        # Longitudes outside [-180, 180] are taken modulo 360 (SPEC §2).
+        # Longitudes outside [-180, 180] are taken modulo 360 (docs/records.md, "Input").
         pts = [[rng.uniform(-180, 180) + 360 * rng.choice([-2, -1, 1, 2]), _lat_uniform(rng)]
                for _ in range(n)]
     elif style == "local":

@@ -1,4 +1,4 @@
-"""Records: input framing, pass-through, output framing, bad records (SPEC §2, §3)."""
+"""Records: input framing, pass-through, output framing, bad records (docs/records.md)."""
 
 import json
 import re
@@ -76,8 +76,8 @@ def test_rs_framed_pretty_printed_texts():
     assert run(["encode"], data) == (0, E12 + b"\n" + E34 + b"\n" + E56 + b"\n", "")
     rc, out, err = run(["encode", "--to", "json"], data)
     assert (rc, err) == (0, "")
-    # Output is still one record per line (SPEC §2): a multi-line input text must not
-    # carry its line breaks into the output.
+    # Output is still one record per line (docs/records.md, "Output"): a multi-line input text
+    # must not carry its line breaks into the output.
     assert out.count(b"\n") == 3, out
     assert [json.loads(l)["properties"] for l in out.split(b"\n")[:-1]] == [
         {"n": 1, "polyline": "_seK_ibE"}, {"polyline": "_glW_}hQ"}, {"polyline": "_{rc@_qo]"}]
@@ -183,7 +183,8 @@ def test_polygon_without_holes_encodes_outer_ring_in_text_mode():
 
 def test_bare_geometry_keeps_its_bbox_and_foreign_members():
     # The geometry's own bbox and foreign members are part of the record: they must not
-    # be dropped when the bare geometry is wrapped in a Feature (SPEC §2, pass-through).
+    # be dropped when the bare geometry is wrapped in a Feature (docs/records.md, "What passes
+    # through").
     line = b'{"type":"LineString","bbox":[1,2,3,4],"coordinates":[[1,2],[3,4]],"foo":[1.0E+2]}\n'
     rc, out, err = run(["encode", "--to", "json"], line)
     assert (rc, err) == (0, "")
@@ -194,7 +195,8 @@ def test_bare_geometry_keeps_its_bbox_and_foreign_members():
 
 
 def test_bare_geometry_keeps_its_altitudes():
-    # SPEC §2: encode never alters coordinates. A position's altitude is part of it.
+    # docs/records.md, "Input": encode never alters coordinates. A position's altitude is part
+    # of it.
     line = b'{"type":"LineString","coordinates":[[1,2,300.5],[3,4,-12]]}\n'
     rc, out, err = run(["encode", "--to", "json"], line)
     assert (rc, err) == (0, "")

@@ -1,11 +1,11 @@
-"""End-to-end tests of `geo spans` (SPEC.md §5 spans; research/gms.md, "Style spans").
+"""End-to-end tests of `geo spans` (docs/algorithms.md, "Style spans"; the man page geo-spans(1)).
 
 Three layers, so that a bug shared by geo and one reference cannot hide:
 
-1. The worked example of research/gms.md (equator, sphere R = 6371009), against its listed
+1. The worked example of docs/algorithms.md (equator, sphere R = 6371009), against its listed
    values and against a reimplementation fed with the exact spherical edge lengths.
 2. A Python reference of GMSStyleSpans (pattern) and GMSPolyline.spans (explicit), written from
-   research/gms.md and fed with per-edge lengths from independent oracles — GeographicLib's
+   docs/algorithms.md and fed with per-edge lengths from independent oracles — GeographicLib's
    `GeodSolve` (geodesic) and `RhumbSolve` (rhumb), pyproj's EPSG:3857 (projected) — compared
    with geo on random patterns, random paths and random offsets (fixed seeds).
 3. Properties that must hold whatever the implementation: segment counts add up to the path's
@@ -136,7 +136,7 @@ def cumulative(path, measured):
     return cum
 
 
-# --- reference implementation (research/gms.md, "Style spans") -----------------------------
+# --- reference implementation (docs/algorithms.md, "Style spans") --------------------------
 
 
 def ref_segment_index(distance, cum):
@@ -150,7 +150,8 @@ def ref_segment_index(distance, cum):
 
 
 def ref_pattern(cum, styles, lengths, offset):
-    """GMSStyleSpans / GMSStyleSpansOffset as Google's port computes them (gms.md steps 1-5)."""
+    """GMSStyleSpans / GMSStyleSpansOffset as Google's port computes them (docs/algorithms.md,
+    "Style spans", steps 1-5)."""
     if not styles or sum(lengths) <= 0 or len(cum) < 2:
         return []
     n_l, n_s = len(lengths), len(styles)
@@ -364,7 +365,7 @@ KINDS = [
 ]
 
 # ============================================================================================
-# 1. The worked example of research/gms.md
+# 1. The worked example of docs/algorithms.md
 # ============================================================================================
 
 EQUATOR = [(0, 0), (1, 0), (2, 0), (3, 0)]
@@ -386,7 +387,7 @@ def _equator_cum():
 
 
 def test_worked_example_edge_length():
-    # gms.md: each edge 111195.0837 m on the SDK sphere; the oracle agrees.
+    # docs/algorithms.md: each edge 111195.0837 m on the SDK sphere; the oracle agrees.
     assert abs(_equator_cum()[1] - 111195.0837) < 1e-4
     m = Oracle("geodesic", SDK_R).measure(edges_of(EQUATOR))
     assert abs(m[((0, 0), (1, 0))][0] - _equator_cum()[1]) < 1e-8
@@ -406,7 +407,8 @@ def test_worked_example(offset):
 
 @pytest.mark.parametrize("offset", [-WE_PERIOD - 25000, 7 * WE_PERIOD - 25000, 1e6 * WE_PERIOD + 25000])
 def test_worked_example_offsets_wrap(offset):
-    """Offsets a whole number of periods apart give the same spans (wrapping, gms.md step 3)."""
+    """Offsets a whole number of periods apart give the same spans (wrapping: docs/algorithms.md,
+    "Style spans", step 3)."""
     args = ["--sphere", "6371009", "--style", "white", "--style", "black",
             "--length", "100000", "--length", "50000", "--offset", dec(offset)]
     got = spans_of([EQUATOR], args)[0]
@@ -474,7 +476,7 @@ def test_pattern_matches_reference(oracle):
 
 
 def test_pattern_all_zero_lengths_gives_no_spans():
-    """gms.md step 1: lengths summing to 0 give no spans."""
+    """docs/algorithms.md, "Style spans", step 1: lengths summing to 0 give no spans."""
     got = spans_of([EQUATOR], ["--style", "red", "--length", "0", "--length", "0"])
     assert got == [[]]
 
@@ -926,9 +928,10 @@ def test_bad_record_reported_others_output(bad, split):
 
 
 def test_split_record_without_spans_is_not_silent():
-    """SPEC §2: every input record yields its output or an error report, never silence. With
-    --split, a path that has no spans (a single point; a zero-length path with offset 0, where
-    the pattern walk of gms.md emits nothing) must still give a Feature or a report."""
+    """docs/records.md, "Bad records": every input record yields its output or an error report,
+    never silence. With --split, a path that has no spans (a single point; a zero-length path
+    with offset 0, where the pattern walk of docs/algorithms.md emits nothing) must still give
+    a Feature or a report."""
     records = [{"type": "LineString", "coordinates": [[1, 2]]},
                {"type": "LineString", "coordinates": [[1, 2], [1, 2]]}]
     for args in (["--style", "red", "--length", "1000"], ["--span", "red"]):

@@ -88,8 +88,12 @@ public struct Spans: StreamingCommand {
             guard !styles.isEmpty, !lengths.isEmpty else {
                 throw UsageError("give --style and --length (a pattern), or --span (explicit spans)")
             }
-            if let bad = arguments.all("length").first(where: { (Double($0) ?? 0) <= 0 }) {
-                throw UsageError("--length \(bad): a pattern length must be greater than 0")
+            if let bad = arguments.all("length").first(where: { (Double($0) ?? 0) < 0 }) {
+                throw UsageError("--length \(bad): lengths cannot be negative")
+            }
+            // Zero-length elements are the SDK's too, but a pattern of no length covers nothing.
+            guard lengths.contains(where: { $0 > 0 }) else {
+                throw UsageError("--length \(arguments.all("length").joined(separator: " --length ")): the pattern has no length; give a length greater than 0")
             }
             var parsed: [(name: String, style: Style)] = []
             for text in styles { parsed.append((text, try style(text))) }

@@ -58,7 +58,16 @@ def test_every_case_between_good_records(command, tmp_path):
         rc, alone, err = outputs(command, good(command) + b"\n" + case)
         assert alone[:len(good_out)] == good_out
         alone = alone[len(good_out):]
-        if CASES[name][command] == "ok":
+        if CASES[name][command] == "partial":
+            # A collection: its good features come out, each bad one is reported by itself.
+            features = json.loads(case)["features"]
+            reports = err.splitlines()
+            assert rc == 65 and reports and all(f"<stdin>:2: features[" in l for l in reports), f"{name}: {err!r}"
+            expected_out += alone
+            for report in reports:
+                index = int(report.split("features[")[1].split("]")[0])
+                expected_bad.append((line, name, json.dumps(features[index], separators=(",", ":")).encode()))
+        elif CASES[name][command] == "ok":
             assert (rc, err) == (0, ""), f"{name}: expected a record out of {command}, got {rc}: {err}"
             assert alone, f"{name}: no output from {command}"
             expected_out += alone

@@ -475,10 +475,11 @@ def test_pattern_matches_reference(oracle):
                                    f"geo spans {' '.join(args)} on path {path}")
 
 
-def test_pattern_all_zero_lengths_gives_no_spans():
-    """docs/algorithms.md, "Style spans", step 1: lengths summing to 0 give no spans."""
-    got = spans_of([EQUATOR], ["--style", "red", "--length", "0", "--length", "0"])
-    assert got == [[]]
+def test_pattern_all_zero_lengths_is_a_usage_error():
+    """A pattern whose lengths sum to 0 would cover nothing (the SDK draws no spans): like a
+    negative length, it is a usage error; zero-length elements among others stay allowed."""
+    rc, out, err = run(["spans", "--style", "red", "--length", "0", "--length", "0"], ndjson([feature(EQUATOR, 0)]))
+    assert rc == 64 and out == b"" and "--length" in err, err
 
 
 @pytest.mark.parametrize("oracle", KINDS)

@@ -4,6 +4,7 @@ import Glibc
 import CircleCommand
 import DecodeCommand
 import Documentation
+import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
@@ -14,7 +15,7 @@ import SpansCommand
 /// The `geo` dispatcher: built-in commands by name, then external `geo-NAME` plugins (git's model).
 /// It only routes; every command's behaviour lives in its own module.
 public enum Dispatcher {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
     public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self]
@@ -36,7 +37,7 @@ public enum Dispatcher {
             guard let command = rest.first, !command.hasPrefix("-") else { return printOutput(overview()) }
             return dispatch("help", [command])
         case "--version":
-            return printOutput("geo \(version)\n")
+            return printOutput(versionLine)
         case "--":
             // What follows is the command, even if it starts with a dash.
             guard let command = rest.first else {
@@ -62,6 +63,9 @@ public enum Dispatcher {
         }
         return dispatch(first, rest)
     }
+
+    /// `geo --version` and `geo COMMAND --version`: geo's version and the PROJ it runs on.
+    static var versionLine: String { "geo \(version) (PROJ \(Earth.projVersion))\n" }
 
     /// Runs the command `name`: one of the dispatcher's own, a built-in, or a plugin.
     static func dispatch(_ name: String, _ arguments: [String]) -> Int32 {
@@ -116,7 +120,7 @@ public enum Dispatcher {
         do {
             let parsed = try ArgumentParser.parse(arguments, for: description)
             if parsed.helpRequested { return printOutput(HelpText.render(description)) }
-            if parsed.versionRequested { return printOutput("geo \(version)\n") }
+            if parsed.versionRequested { return printOutput(versionLine) }
             return try command.init(parsed).run()
         } catch {
             printError(HelpText.usageError(error, command: description))
@@ -138,7 +142,8 @@ public enum Dispatcher {
             per line out, streaming, so that geo decode | geo length | jq works on inputs of any size.
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
-            FILE).
+            FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \
+            geo 0.2.0 (PROJ 9.1.1).
             """,
             commands: builtins.map { $0.description },
             sections: [
@@ -223,6 +228,7 @@ public enum Dispatcher {
 
         'geo help <command>' or 'geo <command> --help' describes a command; 'geo commands' also
         lists plugins: any executable geo-NAME on GEO_EXEC_PATH, in libexec/geo beside geo, or on PATH.
+        'geo --version' prints the versions of geo and of PROJ.
 
         """
         return text

@@ -1,7 +1,8 @@
 """The dispatcher's own syntax and its messages (SPEC §1, §6): `geo --help COMMAND`, `--` before
-the command, "did you mean" naming every close command (plugins too), and plugins that exist
-but cannot run (126/127, as shells exit)."""
+the command, "did you mean" naming every close command (plugins too), plugins that exist but
+cannot run (126/127, as shells exit), and `geo --version` naming the PROJ that geo runs on."""
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -115,3 +116,19 @@ def test_failed_plugins_are_documented():
                           text=True, env={"MANPAGER": "cat", "MANWIDTH": "200", "PATH": "/usr/bin:/bin"}).stdout
     page = re.sub(".\b", "", page)
     assert "126 when geo-NAME is not executable" in page and "127 when that interpreter does not exist" in page
+
+
+# --- --version ----------------------------------------------------------------------------------
+
+def installed_proj_version():
+    if not shutil.which("proj"):
+        pytest.skip("proj (proj-bin) is not installed: it tells which PROJ the system has")
+    banner = subprocess.run(["proj"], capture_output=True, text=True)
+    found = re.search(r"Rel\. (\d+\.\d+\.\d+)", banner.stdout + banner.stderr)
+    assert found, banner
+    return found.group(1)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["length", "--version"]])
+def test_version_names_geo_and_proj(args):
+    assert run(args) == (0, f"geo 0.2.0 (PROJ {installed_proj_version()})\n".encode(), "")

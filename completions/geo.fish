@@ -102,7 +102,7 @@ complete -c geo -n '__geo_using circle-to-polygon' -s j -l jobs -x -d 'Process r
 complete -c geo -n '__geo_using circle-to-polygon' -s q -l quiet -d 'Never show the progress line'
 complete -c geo -n '__geo_using circle-to-polygon' -l progress -d 'Show the progress line on standard error even when it is not a terminal'
 complete -c geo -n '__geo_using spans' -F
-complete -c geo -n '__geo_using spans' -l style -x -d 'A pattern style: a colour or gradient(FROM,TO)'
+complete -c geo -n '__geo_using spans' -l style -x -a 'aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkorange darkred firebrick forestgreen fuchsia gold gray green hotpink indigo ivory khaki lavender lightgray lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray steelblue tan teal tomato transparent turquoise violet white yellow' -d 'A pattern style: a colour or gradient(FROM,TO)'
 complete -c geo -n '__geo_using spans' -l length -x -d 'A pattern length in metres'
 complete -c geo -n '__geo_using spans' -l offset -x -d 'Skip X metres of pattern first (GMSStyleSpansOffset)'
 complete -c geo -n '__geo_using spans' -l span -x -d 'An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1)'

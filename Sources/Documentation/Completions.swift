@@ -2,7 +2,7 @@ import GeoCommandLine
 
 /// bash, zsh and fish completion scripts from the descriptions. Commands come from
 /// `geo commands` at completion time, so plugins complete too; flags and flag values (kinds,
-/// ellipsoids, formats, files) come from each command's options.
+/// ellipsoids, formats, suggested words, files) come from each command's options.
 public enum Completions {
     /// File name → contents.
     public static func scripts(for program: ProgramDescription) -> [(String, String)] {
@@ -20,10 +20,11 @@ public enum Completions {
             + "\(comment) from the command descriptions: do not edit.\n"
     }
 
-    /// The words an option's value completes to, or nil for files / free text.
+    /// The words an option's value completes to (its choices, or the words suggested for free
+    /// text), or nil for files and other free text.
     static func values(_ option: OptionSpec) -> [String]? {
         if case .choice(let words) = option.value { return words }
-        return nil
+        return option.suggestions.isEmpty ? nil : option.suggestions
     }
 
     static func takesFile(_ option: OptionSpec) -> Bool { option.value == .file }

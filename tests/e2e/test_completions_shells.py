@@ -178,6 +178,8 @@ CASES = {
     # The valueName STYLE[:SEGMENTS] once ended the spec at its colon: zsh ran `segments]`.
     "zsh-span-value-runs-no-command": ("zsh", "geo spans --span ", "geo spans --span", ["style[:segments]"],
                                        ["command not found"]),
+    "zsh-style-suggests-colours": ("zsh", "geo spans --style dark", None, ["darkblue", "darkorange"], FILES),
+    "zsh-style-completes-a-colour": ("zsh", "geo spans --style toma", "geo spans --style tomato", [], []),
     "zsh-kind-values": ("zsh", "geo length --kind rh", "geo length --kind rhumb", [], []),
     "zsh-whole-sentence-descriptions": ("zsh", "geo length --", None,
                                         ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
@@ -193,6 +195,7 @@ CASES = {
     "bash-plugin-files": ("bash", "geo bbox da", r"geo bbox data\ dir/", [], []),
     "bash-help-completes-a-command": ("bash", "geo help circ", "geo help circle-to-polygon", [], []),
     "bash-commands-offers-nothing": ("bash", "geo commands ", "geo commands", [], FILES),
+    "bash-style-completes-a-colour": ("bash", "geo spans --style toma", "geo spans --style tomato", [], []),
     "bash-plain-file-with-space": ("bash-plain", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
     "bash-plain-file-after-escaped-space": ("bash-plain", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
     "bash-plain-directory-takes-no-space": ("bash-plain", "geo length -o tr", "geo length -o tracks/", [], []),
@@ -203,6 +206,7 @@ CASES = {
     "fish-plugin-directory": ("fish", "geo bbox da", r"geo bbox data\ dir/", [], []),
     "fish-whole-sentence-descriptions": ("fish", "geo length --", None,
                                          ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
+    "fish-style-completes-a-colour": ("fish", "geo spans --style toma", "geo spans --style tomato", [], []),
     "fish-commands-offers-nothing": ("fish", "geo commands ", "geo commands", [], FILES),
 }
 

@@ -76,6 +76,8 @@ public enum Dispatcher {
         case "commands":
             Plugins.warnAboutUnusable(builtins: builtins.map { $0.description.name })
             return printOutput(commandList())
+        case "completion":
+            return completion(arguments)
         default:
             break
         }
@@ -93,10 +95,33 @@ public enum Dispatcher {
             printError("geo: cannot run plugin '\(path)': it is not executable (chmod +x it to use it as 'geo \(name)')\n")
             return Plugins.cannotExecute
         }
-        let names = builtins.map { $0.description.name } + ["help", "commands"] + Plugins.all().map(\.name)
+        let names = builtins.map { $0.description.name } + ["help", "commands", "completion"] + Plugins.all().map(\.name)
         printError("geo: '\(name)' is not a geo command" + didYouMean(name, among: names)
                    + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help' and 'geo commands'.\n")
         return ExitCode.usage
+    }
+
+    static let completionUsage = "geo completion " + Completions.shells.joined(separator: "|")
+
+    /// `geo completion SHELL`: the completion script on standard output.
+    static func completion(_ arguments: [String]) -> Int32 {
+        if arguments == ["--help"] || arguments == ["-h"] {
+            return printOutput("""
+                \(completionUsage)
+
+                Prints the completion script for the shell. Installed with geo, the scripts load by
+                themselves; with a bare binary, load them in the shell's start-up file:
+
+
+                """ + Completions.loading("geo").map { "  " + $0 + "\n" }.joined())
+        }
+        guard arguments.count == 1, let script = Completions.script(arguments[0], for: program) else {
+            let problem = arguments.isEmpty ? "name a shell" : arguments.count > 1 ? "name one shell" : "no completion for '\(arguments[0])'"
+            printError("geo completion: \(problem): \(Completions.shells.joined(separator: ", "))\nUsage: \(completionUsage)\n"
+                       + "See 'geo help completion'.\n")
+            return ExitCode.usage
+        }
+        return printOutput(script)
     }
 
     /// "; did you mean 'a'?" naming every name `word` is closest to: those it begins (`lengt`),
@@ -228,7 +253,8 @@ public enum Dispatcher {
 
         'geo help <command>' or 'geo <command> --help' describes a command; 'geo commands' also
         lists plugins: any executable geo-NAME on GEO_EXEC_PATH, in libexec/geo beside geo, or on PATH.
-        'geo --version' prints the versions of geo and of PROJ.
+        'geo completion bash|zsh|fish' prints a completion script; 'geo --version' the versions of
+        geo and of PROJ.
 
         """
         return text

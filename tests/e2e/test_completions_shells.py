@@ -7,6 +7,7 @@ running `segments]` as a command for `geo spans --span`, bash splitting file nam
 fish offering nothing after `geo help`. Each shell is skipped, with the reason, when it (or tmux)
 is not installed; every wait is bounded, so a shell that misbehaves fails a test, never hangs it.
 """
+import re
 import shutil
 import subprocess
 import time
@@ -170,11 +171,12 @@ SHELLS = {
 #  geo-bbox is a plugin.
 FILES = ["my routes", "data dir", "tracks"]
 CASES = {
-    "zsh-commands-and-plugins": ("zsh", "geo ", None, BUILTINS + ["bbox", "help", "commands"], FILES),
+    "zsh-commands-and-plugins": ("zsh", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
     "zsh-dash-offers-help-and-version": ("zsh", "geo -", None, ["--help", "--version"], FILES),
     "zsh-help-offers-commands": ("zsh", "geo help ", None, ["length", "circle-to-polygon", "bbox"], FILES),
     "zsh-help-completes-a-command": ("zsh", "geo help len", "geo help length", [], []),
     "zsh-commands-offers-nothing": ("zsh", "geo commands ", "geo commands", [], FILES),
+    "zsh-completion-offers-shells": ("zsh", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
     # The valueName STYLE[:SEGMENTS] once ended the spec at its colon: zsh ran `segments]`.
     "zsh-span-value-runs-no-command": ("zsh", "geo spans --span ", "geo spans --span", ["style[:segments]"],
                                        ["command not found"]),
@@ -186,7 +188,7 @@ CASES = {
     "zsh-file-with-space": ("zsh", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
     "zsh-plugin-files": ("zsh", "geo bbox da", r"geo bbox data\ dir/", [], []),
 
-    "bash-commands-and-plugins": ("bash", "geo ", None, BUILTINS + ["bbox", "help", "commands"], FILES),
+    "bash-commands-and-plugins": ("bash", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
     "bash-file-with-space": ("bash", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
     "bash-file-after-escaped-space": ("bash", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
     "bash-directory-takes-no-space": ("bash", "geo decode tr", "geo decode tracks/", [], []),
@@ -195,6 +197,7 @@ CASES = {
     "bash-plugin-files": ("bash", "geo bbox da", r"geo bbox data\ dir/", [], []),
     "bash-help-completes-a-command": ("bash", "geo help circ", "geo help circle-to-polygon", [], []),
     "bash-commands-offers-nothing": ("bash", "geo commands ", "geo commands", [], FILES),
+    "bash-completion-offers-shells": ("bash", "geo completion z", "geo completion zsh", [], []),
     "bash-style-completes-a-colour": ("bash", "geo spans --style toma", "geo spans --style tomato", [], []),
     "bash-plain-file-with-space": ("bash-plain", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
     "bash-plain-file-after-escaped-space": ("bash-plain", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
@@ -207,6 +210,7 @@ CASES = {
     "fish-whole-sentence-descriptions": ("fish", "geo length --", None,
                                          ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
     "fish-style-completes-a-colour": ("fish", "geo spans --style toma", "geo spans --style tomato", [], []),
+    "fish-completion-offers-shells": ("fish", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
     "fish-commands-offers-nothing": ("fish", "geo commands ", "geo commands", [], FILES),
 }
 
@@ -222,3 +226,34 @@ def test_tab_in_a_real_shell(request, workspace, case):
         assert text in screen, f"{text!r} is not on the screen:\n{screen}"
     for text in hides:
         assert text not in screen, f"{text!r} is on the screen:\n{screen}"
+
+
+# --- geo completion SHELL -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shell,name", [("bash", "geo.bash"), ("zsh", "_geo"), ("fish", "geo.fish")])
+def test_geo_completion_prints_the_checked_in_script(shell, name):
+    result = subprocess.run([GEO, "completion", shell], capture_output=True)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout == (REPO / "completions" / name).read_bytes()
+
+
+@pytest.mark.parametrize("args", [[], ["tcsh"], ["bash", "zsh"]])
+def test_geo_completion_needs_one_known_shell(args):
+    result = subprocess.run([GEO, "completion", *args], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (64, "")
+    assert "Usage: geo completion bash|zsh|fish" in result.stderr
+
+
+def test_geo_completion_is_documented():
+    help_text = subprocess.run([GEO, "help", "completion"], capture_output=True, text=True)
+    assert help_text.returncode == 0 and "source <(geo completion bash)" in help_text.stdout
+    page = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=200", str(REPO / "man/man1/geo.1")],
+                          capture_output=True, text=True).stdout
+    assert "completion shell" in re.sub(".\b", "", page)
+
+
+def test_zsh_loads_the_printed_script_with_source(request, workspace):
+    """source <(geo completion zsh), after compinit, instead of a file on $fpath."""
+    terminal = start_zsh(request, workspace, "autoload -Uz compinit && compinit -u -D\nsource <(geo completion zsh)\n")
+    screen = terminal.complete("geo length --kind geo")
+    assert terminal.current_line(screen) == "geo length --kind geodesic", screen

@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
-            "GeoCommandLine", "Records", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
+            "GeoCommandLine", "Records", "Documentation", "Geodesy", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),

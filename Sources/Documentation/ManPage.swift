@@ -18,7 +18,11 @@ public enum ManPage {
             page += ".It Cm \(command.name)\n\(escape(capitalized(command.summary))).\nSee\n.Xr \(program.name)-\(command.name) 1 .\n"
         }
         page += ".It Cm help Op Ar command\nThe same as\n.Nm\n.Ar command Fl \\-help .\n"
-        page += ".It Cm commands\nList the built-in commands and the plugins found, one per line.\n.El\n"
+        page += ".It Cm commands\nList the built-in commands and the plugins found, one per line.\n"
+        page += ".It Cm completion Ar shell\nPrint the completion script for\n.Ar shell\n(\(Completions.shells.joined(separator: ", ")))"
+            + " to standard output; any other shell is a usage error.\n"
+            + "Installed with \(program.name), the scripts load by themselves; with a bare binary:\n"
+            + ".Bd -literal -offset indent\n" + escapeLiteral(Completions.loading(program.name).joined(separator: "\n")) + "\n.Ed\n.El\n"
         for section in program.sections {
             page += ".Sh \(section.title.uppercased())\n" + paragraphs(section.body)
         }

@@ -44,16 +44,20 @@ public struct OptionSpec: Sendable {
     public var valueName: String
     public var defaultValue: String?
     public var repeatable: Bool
+    /// Words that completions offer for a free-text value (`.text`), which still takes any text:
+    /// `--style` suggests the named colours but also takes `#RRGGBB` and `gradient(FROM,TO)`.
+    public var suggestions: [String]
     public var help: String
 
     public init(_ long: String, short: Character? = nil, value: OptionValue = .none, valueName: String? = nil,
-                default defaultValue: String? = nil, repeatable: Bool = false, help: String) {
+                default defaultValue: String? = nil, repeatable: Bool = false, suggestions: [String] = [], help: String) {
         self.long = long
         self.short = short
         self.value = value
         self.valueName = valueName ?? OptionSpec.placeholder(for: value)
         self.defaultValue = defaultValue
         self.repeatable = repeatable
+        self.suggestions = suggestions
         self.help = help
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import CircleCommand
 import DecodeCommand
 import Documentation
+import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
@@ -14,7 +15,7 @@ import SpansCommand
 /// The `geo` dispatcher: built-in commands by name, then external `geo-NAME` plugins (git's model).
 /// It only routes; every command's behaviour lives in its own module.
 public enum Dispatcher {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
     public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self]
@@ -29,17 +30,21 @@ public enum Dispatcher {
             printError(overview())
             return ExitCode.usage
         }
+        let rest = Array(arguments.dropFirst())
         switch first {
         case "--help", "-h":
-            return printOutput(overview())
+            // geo --help COMMAND is geo help COMMAND.
+            guard let command = rest.first, !command.hasPrefix("-") else { return printOutput(overview()) }
+            return dispatch("help", [command])
         case "--version":
-            return printOutput("geo \(version)\n")
-        case "help":
-            guard arguments.count > 1 else { return printOutput(overview()) }
-            return main([arguments[1], "--help"])
-        case "commands":
-            Plugins.warnAboutUnusable(builtins: builtins.map { $0.description.name })
-            return printOutput(commandList())
+            return printOutput(versionLine)
+        case "--":
+            // What follows is the command, even if it starts with a dash.
+            guard let command = rest.first else {
+                printError(overview())
+                return ExitCode.usage
+            }
+            return dispatch(command, Array(rest.dropFirst()))
         case "--generate-manual", "--generate-completions":
             // Hidden: what the SwiftPM plugins run to regenerate man/ and completions/.
             guard arguments.count == 2 else {
@@ -51,25 +56,88 @@ public enum Dispatcher {
         default:
             break
         }
-        if let command = builtin(named: first) {
-            return run(command, Array(arguments.dropFirst()))
-        }
         if first.hasPrefix("-") {
             printError("geo: unknown option '\(first)'" + ArgumentParser.suggestion(for: first.trimmingDashes, among: ["help", "version"], prefix: "--")
                        + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help'.\n")
             return ExitCode.usage
         }
-        if let plugin = Plugins.find(first) {
-            let rest = Array(arguments.dropFirst())
-            if rest == ["--help"] || rest == ["-h"], Plugins.hasManPage(first) {
-                return Plugins.openManPage(first)
-            }
-            return Plugins.exec(plugin, arguments: rest)
+        return dispatch(first, rest)
+    }
+
+    /// `geo --version` and `geo COMMAND --version`: geo's version and the PROJ it runs on.
+    static var versionLine: String { "geo \(version) (PROJ \(Earth.projVersion))\n" }
+
+    /// Runs the command `name`: one of the dispatcher's own, a built-in, or a plugin.
+    static func dispatch(_ name: String, _ arguments: [String]) -> Int32 {
+        switch name {
+        case "help":
+            guard let command = arguments.first else { return printOutput(overview()) }
+            return dispatch(command, ["--help"])
+        case "commands":
+            Plugins.warnAboutUnusable(builtins: builtins.map { $0.description.name })
+            return printOutput(commandList())
+        case "completion":
+            return completion(arguments)
+        default:
+            break
         }
-        let names = builtins.map { $0.description.name } + ["help", "commands"] + Plugins.all().map(\.name)
-        printError("geo: '\(first)' is not a geo command" + ArgumentParser.suggestion(for: first, among: names, prefix: "")
+        if let command = builtin(named: name) {
+            return run(command, arguments)
+        }
+        if let plugin = Plugins.find(name) {
+            if arguments == ["--help"] || arguments == ["-h"], Plugins.hasManPage(name) {
+                return Plugins.openManPage(name)
+            }
+            return Plugins.exec(plugin, arguments: arguments)
+        }
+        if let path = Plugins.findNotExecutable(name) {
+            // As a shell does with a file on PATH it may not execute.
+            printError("geo: cannot run plugin '\(path)': it is not executable (chmod +x it to use it as 'geo \(name)')\n")
+            return Plugins.cannotExecute
+        }
+        let names = builtins.map { $0.description.name } + ["help", "commands", "completion"] + Plugins.all().map(\.name)
+        printError("geo: '\(name)' is not a geo command" + didYouMean(name, among: names)
                    + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help' and 'geo commands'.\n")
         return ExitCode.usage
+    }
+
+    static let completionUsage = "geo completion " + Completions.shells.joined(separator: "|")
+
+    /// `geo completion SHELL`: the completion script on standard output.
+    static func completion(_ arguments: [String]) -> Int32 {
+        if arguments == ["--help"] || arguments == ["-h"] {
+            return printOutput("""
+                \(completionUsage)
+
+                Prints the completion script for the shell. Installed with geo, the scripts load by
+                themselves; with a bare binary, load them in the shell's start-up file:
+
+
+                """ + Completions.loading("geo").map { "  " + $0 + "\n" }.joined())
+        }
+        guard arguments.count == 1, let script = Completions.script(arguments[0], for: program) else {
+            let problem = arguments.isEmpty ? "name a shell" : arguments.count > 1 ? "name one shell" : "no completion for '\(arguments[0])'"
+            printError("geo completion: \(problem): \(Completions.shells.joined(separator: ", "))\nUsage: \(completionUsage)\n"
+                       + "See 'geo help completion'.\n")
+            return ExitCode.usage
+        }
+        return printOutput(script)
+    }
+
+    /// "; did you mean 'a'?" naming every name `word` is closest to: those it begins (`lengt`),
+    /// or those nearest by edit distance if near enough; all of them when several are as near.
+    static func didYouMean(_ word: String, among names: [String]) -> String {
+        guard word.count > 1 else { return "" }
+        let lower = word.lowercased()
+        var seen = Set<String>()
+        let scored = names.filter { seen.insert($0).inserted }.map { name in
+            let distance = ArgumentParser.editDistance(lower, name.lowercased())
+            return (name: name, distance: word.count >= 3 && name.lowercased().hasPrefix(lower) ? min(distance, 1) : distance)
+        }
+        guard let best = scored.map(\.distance).min(), best <= max(1, min(3, word.count / 3)) else { return "" }
+        let close = scored.filter { $0.distance == best }.map { "'\($0.name)'" }
+        let listed = close.count == 1 ? close[0] : close.dropLast().joined(separator: ", ") + " or " + close.last!
+        return "; did you mean \(listed)?"
     }
 
     static func run(_ command: any GeoCommand.Type, _ arguments: [String]) -> Int32 {
@@ -77,7 +145,7 @@ public enum Dispatcher {
         do {
             let parsed = try ArgumentParser.parse(arguments, for: description)
             if parsed.helpRequested { return printOutput(HelpText.render(description)) }
-            if parsed.versionRequested { return printOutput("geo \(version)\n") }
+            if parsed.versionRequested { return printOutput(versionLine) }
             return try command.init(parsed).run()
         } catch {
             printError(HelpText.usageError(error, command: description))
@@ -97,6 +165,10 @@ public enum Dispatcher {
 
             Each command is a filter: newline-delimited GeoJSON (or encoded polylines) in, one record \
             per line out, streaming, so that geo decode | geo length | jq works on inputs of any size.
+
+            geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
+            FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \
+            geo 0.2.0 (PROJ 9.1.1).
             """,
             commands: builtins.map { $0.description },
             sections: [
@@ -125,12 +197,18 @@ public enum Dispatcher {
                 and its exit status passed on. A built-in always wins over a plugin of the same name; \
                 geo commands lists plugins with their paths and warns about shadowed or non-executable \
                 ones. geo NAME --help opens the plugin's man page geo-NAME when one is installed.
+
+                A plugin that is found but cannot be run is reported with its path and the reason, \
+                and geo exits as a shell would: 126 when geo-NAME is not executable (and no \
+                executable geo-NAME comes later in the search) or its #! interpreter cannot be \
+                executed, 127 when that interpreter does not exist.
                 """),
                 ("Environment", """
                 GEO_EXEC_PATH: directories, separated by colons, searched first for plugins. \
                 GEO: set for plugins to the path of the geo that started them.
                 """),
-                ("Exit status", ManPage.exitStatus),
+                ("Exit status", ManPage.exitStatus + "\n\ngeo NAME, for a plugin, exits with the plugin's status; "
+                    + "126 or 127 when the plugin cannot be run (see PLUGINS)."),
             ],
             examples: [
                 Example("geo decode routes.txt | geo length | jq .properties.length_m", "The length of every route on WGS84."),
@@ -175,6 +253,8 @@ public enum Dispatcher {
 
         'geo help <command>' or 'geo <command> --help' describes a command; 'geo commands' also
         lists plugins: any executable geo-NAME on GEO_EXEC_PATH, in libexec/geo beside geo, or on PATH.
+        'geo completion bash|zsh|fish' prints a completion script; 'geo --version' the versions of
+        geo and of PROJ.
 
         """
         return text

@@ -42,6 +42,13 @@ enum Plugins {
         return nil
     }
 
+    /// The first geo-NAME file in the search path that is not executable, when no executable one
+    /// is found: a shell says "Permission denied" (126) for such a file rather than "not found".
+    static func findNotExecutable(_ name: String) -> String? {
+        guard !name.contains("/") else { return nil }
+        return searchPath().map { $0 + "/geo-" + name }.first { access($0, F_OK) == 0 && !isDirectory($0) }
+    }
+
     /// Every executable plugin, the first of each name.
     static func all() -> [Plugin] {
         var seen = Set<String>()
@@ -136,6 +143,11 @@ enum Plugins {
         access(path, X_OK) == 0 && !isDirectory(path)
     }
 
+    /// Exit statuses for a plugin that cannot run, as shells use them: found but not executable,
+    /// and a file that running it needs (its #! interpreter) does not exist.
+    static let cannotExecute: Int32 = 126
+    static let notFound: Int32 = 127
+
     /// Replaces this process with the plugin (as cargo and kubectl do): standard streams, exit
     /// status and signals are the plugin's own. `GEO` tells it where the dispatcher is.
     static func exec(_ plugin: Plugin, arguments: [String]) -> Int32 {
@@ -143,7 +155,45 @@ enum Plugins {
         signal(SIGPIPE, SIG_DFL)
         let argv = ([plugin.path] + arguments).map { strdup($0) } + [nil]
         execv(plugin.path, argv)
-        printError("geo: cannot run '\(plugin.path)': \(String(cString: strerror(errno)))\n")
-        return 126
+        let error = errno
+        let (problem, status) = execProblem(plugin.path, error)
+        printError("geo: cannot run plugin '\(plugin.path)': \(problem)\n")
+        return status
+    }
+
+    /// Why execv failed on `path`, in words that name the culprit, and the status a shell gives.
+    static func execProblem(_ path: String, _ error: Int32) -> (String, Int32) {
+        let reason = String(cString: strerror(error))
+        let interpreter = self.interpreter(of: path)
+        switch error {
+        case ENOENT:
+            if let interpreter, interpreter.utf8.last == UInt8(ascii: "\r") {
+                return ("its #! line ends with a carriage return (DOS line ends), so it names no interpreter that exists", notFound)
+            }
+            if let interpreter { return ("its interpreter \(interpreter) (from its #! line) does not exist", notFound) }
+            return ("a file it needs to start (its dynamic loader?) does not exist (\(reason))", notFound)
+        case EACCES:
+            if let interpreter { return ("its interpreter \(interpreter) (from its #! line) cannot be executed (\(reason))", cannotExecute) }
+            return ("it cannot be executed (\(reason))", cannotExecute)
+        case ENOEXEC:
+            if let interpreter { return ("its interpreter \(interpreter) (from its #! line) is not a program this machine can run", cannotExecute) }
+            return ("it is neither a program for this machine nor a script starting with #! (\(reason))", cannotExecute)
+        default:
+            return (reason, cannotExecute)
+        }
+    }
+
+    /// The program a script's `#!` line names (a carriage return kept: the kernel keeps it too),
+    /// or nil when the file does not start with `#!`.
+    static func interpreter(of path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        guard bytes.starts(with: [UInt8(ascii: "#"), UInt8(ascii: "!")]) else { return nil }
+        let separators: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")]
+        let name = bytes.dropFirst(2).drop { separators.contains($0) }.prefix { !separators.contains($0) }
+        return String(decoding: name, as: UTF8.self)
     }
 }

@@ -36,7 +36,7 @@ public struct Spans: StreamingCommand {
         no spans (one point, or no length) is written whole with an empty properties.spans.
         """,
         options: [
-            OptionSpec("style", value: .text, valueName: "STYLE", repeatable: true, help: "A pattern style: a colour or gradient(FROM,TO)."),
+            OptionSpec("style", value: .text, valueName: "STYLE", repeatable: true, suggestions: namedColours.keys.sorted(), help: "A pattern style: a colour or gradient(FROM,TO)."),
             OptionSpec("length", value: .number, valueName: "L", repeatable: true, help: "A pattern length in metres."),
             OptionSpec("offset", value: .number, valueName: "X", default: "0", help: "Skip X metres of pattern first (GMSStyleSpansOffset)."),
             OptionSpec("span", value: .text, valueName: "STYLE[:SEGMENTS]", repeatable: true, help: "An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1)."),

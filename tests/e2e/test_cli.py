@@ -238,7 +238,7 @@ def test_help_and_version_go_to_stdout():
 
     rc, out, err = run(["--version"])
     assert (rc, err) == (0, "")
-    assert re.fullmatch(rb"geo \d+\.\d+\.\d+\S*\n", out), out
+    assert re.fullmatch(rb"geo \d+\.\d+\.\d+\S* \(PROJ \d+\.\d+\.\d+\S*\)\n", out), out
 
 
 @pytest.mark.parametrize("cmd", ["encode", "decode"])

@@ -1,0 +1,259 @@
+"""Completion in real interactive shells: zsh, bash (with bash-completion) and fish, each driven
+in tmux with a clean start-up file that loads the generated script from completions/, TAB pressed,
+and the screen read back.
+
+Syntax checks and calling the completion function by hand missed every bug these catch: zsh
+running `segments]` as a command for `geo spans --span`, bash splitting file names at spaces,
+fish offering nothing after `geo help`. Each shell is skipped, with the reason, when it (or tmux)
+is not installed; every wait is bounded, so a shell that misbehaves fails a test, never hangs it.
+"""
+import re
+import shutil
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import GEO_BIN, REPO
+
+GEO = str(GEO_BIN)
+BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans"]
+TIMEOUT = 10        # seconds for any one thing to appear on the screen
+SETTLE = 0.3        # seconds the screen must stay the same before a TAB counts as done
+
+
+def need(*programs):
+    for program in programs:
+        if not shutil.which(program):
+            pytest.skip(f"{program} is not installed (apt-get install {program})")
+
+
+class Terminal:
+    """One interactive shell in a detached tmux session on its own server (-L), 160x50."""
+
+    def __init__(self, argv, env, cwd, prompt):
+        self.socket = f"geo-completion-{uuid.uuid4().hex[:12]}"
+        self.env = env
+        self.prompt = prompt
+        self.tmux("new-session", "-d", "-x", "160", "-y", "50", "-c", str(cwd), "--", *argv)
+        self.tmux("set-option", "-g", "status", "off")
+        self.wait_for(lambda screen: screen.rstrip().endswith(prompt.rstrip()), "the first prompt")
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], env=self.env,
+                              capture_output=True, text=True, timeout=TIMEOUT, check=True).stdout
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-J")
+
+    def wait_for(self, predicate, what):
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def settled(self, before):
+        """The screen once it has changed from `before` (or not) and then stayed the same."""
+        deadline = time.monotonic() + TIMEOUT
+        last, since = self.screen(), time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            screen = self.screen()
+            if screen != last:
+                last, since = screen, time.monotonic()
+            elif time.monotonic() - since >= (SETTLE if screen != before else 3 * SETTLE):
+                return screen
+        raise AssertionError(f"the screen never settled:\n{last}")
+
+    def complete(self, line):
+        """Types `line` on a fresh command line, presses TAB; returns the screen after it."""
+        self.tmux("send-keys", "C-u")
+        self.tmux("send-keys", "-l", line)
+        typed = self.wait_for(lambda screen: self.current_line(screen).endswith(line.rstrip()), f"'{line}' typed")
+        self.tmux("send-keys", "Tab")
+        return self.settled(typed)
+
+    def current_line(self, screen):
+        """The text after the last prompt on the screen."""
+        lines = [l for l in screen.splitlines() if l.startswith(self.prompt)]
+        return lines[-1][len(self.prompt):].rstrip() if lines else ""
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.env, capture_output=True, timeout=TIMEOUT)
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    """A folder to complete in: files with spaces, a directory, a plugin; and a clean HOME."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "my routes.ndjson").write_text("")
+    (work / "data dir").mkdir()
+    (work / "data dir" / "inner.ndjson").write_text("")
+    (work / "tracks").mkdir()
+    home = tmp_path / "home"
+    home.mkdir()
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    plugin = plugins / "geo-bbox"
+    plugin.write_text("#!/bin/sh\necho bbox\n")
+    plugin.chmod(0o755)
+    env = {
+        "PATH": f"{Path(GEO).parent}:/usr/bin:/bin",
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "GEO_EXEC_PATH": str(plugins),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "TMUX_TMPDIR": str(tmp_path),
+    }
+    return work, home, env
+
+
+def open_terminal(request, argv, env, cwd, prompt):
+    terminal = Terminal(argv, env, cwd, prompt)
+    request.addfinalizer(terminal.close)
+    return terminal
+
+
+def start_zsh(request, workspace, rc):
+    need("tmux", "zsh")
+    work, home, env = workspace
+    (home / ".zshrc").write_text("PS1='zsh> '\nunsetopt listambiguous\nzstyle ':completion:*' format '-- %d --'\n" + rc)
+    return open_terminal(request, ["zsh", "--no-globalrcs", "-i"], {**env, "ZDOTDIR": str(home)}, work, "zsh> ")
+
+
+BASH_COMPLETION = Path("/usr/share/bash-completion/bash_completion")
+
+
+def start_bash(request, workspace, with_bash_completion=True):
+    need("tmux", "bash")
+    if with_bash_completion and not BASH_COMPLETION.exists():
+        pytest.skip("bash-completion is not installed (apt-get install bash-completion)")
+    work, home, env = workspace
+    (home / ".inputrc").write_text("set show-all-if-ambiguous on\nset bell-style none\n"
+                                   "set completion-query-items 1000\nset page-completions off\n")
+    (home / ".bashrc").write_text((f"source {BASH_COMPLETION}\n" if with_bash_completion else "")
+                                  + f"source {REPO}/completions/geo.bash\nPS1='bash> '\n")
+    return open_terminal(request, ["bash", "--noprofile", "--rcfile", str(home / ".bashrc"), "-i"],
+                         {**env, "INPUTRC": str(home / ".inputrc")}, work, "bash> ")
+
+
+def start_fish(request, workspace):
+    need("tmux", "fish")
+    work, home, env = workspace
+    init = (f"set -g fish_complete_path {REPO}/completions $fish_complete_path; set -g fish_greeting; "
+            "set -g fish_autosuggestion_enabled 0; function fish_prompt; printf 'fish> '; end; "
+            "function fish_right_prompt; end; function fish_title; end")
+    return open_terminal(request, ["fish", "--no-config", "-i", "-C", init], env, work, "fish> ")
+
+
+SHELLS = {
+    # zsh finds _geo on $fpath, as an installed geo's is found.
+    "zsh": lambda request, workspace: start_zsh(request, workspace, f"fpath=({REPO}/completions $fpath)\n"
+                                                "autoload -Uz compinit && compinit -u -D\n"),
+    "bash": start_bash,
+    # Without bash-completion, the script falls back on compgen -f with -o filenames.
+    "bash-plain": lambda request, workspace: start_bash(request, workspace, with_bash_completion=False),
+    "fish": start_fish,
+}
+
+# (shell, what is typed before TAB, the command line after TAB or None, text the screen shows,
+#  text it must not show). The workspace holds 'my routes.ndjson', 'data dir/' and 'tracks/';
+#  geo-bbox is a plugin.
+FILES = ["my routes", "data dir", "tracks"]
+CASES = {
+    "zsh-commands-and-plugins": ("zsh", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
+    "zsh-dash-offers-help-and-version": ("zsh", "geo -", None, ["--help", "--version"], FILES),
+    "zsh-help-offers-commands": ("zsh", "geo help ", None, ["length", "circle-to-polygon", "bbox"], FILES),
+    "zsh-help-completes-a-command": ("zsh", "geo help len", "geo help length", [], []),
+    "zsh-commands-offers-nothing": ("zsh", "geo commands ", "geo commands", [], FILES),
+    "zsh-completion-offers-shells": ("zsh", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
+    # The valueName STYLE[:SEGMENTS] once ended the spec at its colon: zsh ran `segments]`.
+    "zsh-span-value-runs-no-command": ("zsh", "geo spans --span ", "geo spans --span", ["style[:segments]"],
+                                       ["command not found"]),
+    "zsh-style-suggests-colours": ("zsh", "geo spans --style dark", None, ["darkblue", "darkorange"], FILES),
+    "zsh-style-completes-a-colour": ("zsh", "geo spans --style toma", "geo spans --style tomato", [], []),
+    "zsh-kind-values": ("zsh", "geo length --kind rh", "geo length --kind rhumb", [], []),
+    "zsh-whole-sentence-descriptions": ("zsh", "geo length --", None,
+                                        ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
+    "zsh-file-with-space": ("zsh", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
+    "zsh-plugin-files": ("zsh", "geo bbox da", r"geo bbox data\ dir/", [], []),
+
+    "bash-commands-and-plugins": ("bash", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
+    "bash-file-with-space": ("bash", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
+    "bash-file-after-escaped-space": ("bash", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
+    "bash-directory-takes-no-space": ("bash", "geo decode tr", "geo decode tracks/", [], []),
+    "bash-file-option-with-space": ("bash", "geo decode --rejects my", r"geo decode --rejects my\ routes.ndjson", [], []),
+    "bash-file-option-directory": ("bash", "geo length -o tr", "geo length -o tracks/", [], []),
+    "bash-plugin-files": ("bash", "geo bbox da", r"geo bbox data\ dir/", [], []),
+    "bash-help-completes-a-command": ("bash", "geo help circ", "geo help circle-to-polygon", [], []),
+    "bash-commands-offers-nothing": ("bash", "geo commands ", "geo commands", [], FILES),
+    "bash-completion-offers-shells": ("bash", "geo completion z", "geo completion zsh", [], []),
+    "bash-style-completes-a-colour": ("bash", "geo spans --style toma", "geo spans --style tomato", [], []),
+    "bash-plain-file-with-space": ("bash-plain", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
+    "bash-plain-file-after-escaped-space": ("bash-plain", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
+    "bash-plain-directory-takes-no-space": ("bash-plain", "geo length -o tr", "geo length -o tracks/", [], []),
+
+    "fish-help-completes-a-command": ("fish", "geo help circ", "geo help circle-to-polygon", [], []),
+    "fish-help-offers-commands": ("fish", "geo help ", None, ["length", "bbox"], FILES),
+    "fish-plugin-file-with-space": ("fish", "geo bbox my", r"geo bbox my\ routes.ndjson", [], []),
+    "fish-plugin-directory": ("fish", "geo bbox da", r"geo bbox data\ dir/", [], []),
+    "fish-whole-sentence-descriptions": ("fish", "geo length --", None,
+                                         ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
+    "fish-style-completes-a-colour": ("fish", "geo spans --style toma", "geo spans --style tomato", [], []),
+    "fish-completion-offers-shells": ("fish", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
+    "fish-commands-offers-nothing": ("fish", "geo commands ", "geo commands", [], FILES),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_tab_in_a_real_shell(request, workspace, case):
+    shell, typed, line, shows, hides = CASES[case]
+    terminal = SHELLS[shell](request, workspace)
+    screen = terminal.complete(typed)
+    if line is not None:
+        assert terminal.current_line(screen) == line, screen
+    for text in shows:
+        assert text in screen, f"{text!r} is not on the screen:\n{screen}"
+    for text in hides:
+        assert text not in screen, f"{text!r} is on the screen:\n{screen}"
+
+
+# --- geo completion SHELL -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shell,name", [("bash", "geo.bash"), ("zsh", "_geo"), ("fish", "geo.fish")])
+def test_geo_completion_prints_the_checked_in_script(shell, name):
+    result = subprocess.run([GEO, "completion", shell], capture_output=True)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout == (REPO / "completions" / name).read_bytes()
+
+
+@pytest.mark.parametrize("args", [[], ["tcsh"], ["bash", "zsh"]])
+def test_geo_completion_needs_one_known_shell(args):
+    result = subprocess.run([GEO, "completion", *args], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (64, "")
+    assert "Usage: geo completion bash|zsh|fish" in result.stderr
+
+
+def test_geo_completion_is_documented():
+    help_text = subprocess.run([GEO, "help", "completion"], capture_output=True, text=True)
+    assert help_text.returncode == 0 and "source <(geo completion bash)" in help_text.stdout
+    page = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=200", str(REPO / "man/man1/geo.1")],
+                          capture_output=True, text=True).stdout
+    assert "completion shell" in re.sub(".\b", "", page)
+
+
+def test_zsh_loads_the_printed_script_with_source(request, workspace):
+    """source <(geo completion zsh), after compinit, instead of a file on $fpath."""
+    terminal = start_zsh(request, workspace, "autoload -Uz compinit && compinit -u -D\nsource <(geo completion zsh)\n")
+    screen = terminal.complete("geo length --kind geo")
+    assert terminal.current_line(screen) == "geo length --kind geodesic", screen

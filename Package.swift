@@ -16,39 +16,48 @@ let package = Package(
         // PROJ's C API (proj.h, geodesic.h); the geodesy module is its only user.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
+        // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
+        // the imports). Leaves: no dependencies.
         // Byte-level JSON: scanner, exact number parsing and shortest formatting, output buffer.
         .target(name: "JSONBytes", swiftSettings: fast),
-        // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
-        .target(name: "GeoJSON", dependencies: ["JSONBytes"], swiftSettings: fast),
         // Google's Encoded Polyline Algorithm Format, 64-bit, precision 0...10.
         .target(name: "Polyline", swiftSettings: fast),
-        // Declarative command descriptions, the argument parser, help and usage errors.
+        // Positions, paths, the seven geometry types, and the bad-record error every layer throws.
+        .target(name: "Geometry", swiftSettings: fast),
+        // Declarative command descriptions, typed options, the argument parser, help and usage errors.
         .target(name: "GeoCommandLine"),
-        // Edge lengths and positions along edges for every --kind, on PROJ: the only PROJ caller.
-        .target(name: "Geodesy", dependencies: ["CProj", "GeoJSON"], swiftSettings: fast),
-        // Streaming record I/O shared by every command: framing, errors, rejects, ordered --jobs,
-        // and the option groups commands share (input formats, geodesy).
-        .target(name: "Records", dependencies: ["JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Geodesy"], swiftSettings: fast),
+
+        // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
+        .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
+        // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
+        .target(name: "Geodesy", dependencies: ["CProj", "Geometry"], swiftSettings: fast),
+        // The streaming engine, free of the command line: reader, framing, documents, ordered
+        // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON"], swiftSettings: fast),
+        // What commands share between the engine and the command line: the GeoCommand and
+        // StreamingCommand protocols, the stream, path-format and geodesy option groups, the
+        // per-record size limit.
+        .target(name: "CommandKit", dependencies: ["GeoCommandLine", "Records", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "Geodesy"], swiftSettings: fast),
 
         // One module per command.
-        .target(name: "EncodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "DecodeCommand", dependencies: ["Records", "GeoJSON", "Polyline", "JSONBytes", "GeoCommandLine"], swiftSettings: fast),
-        .target(name: "LengthCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
-        .target(name: "InterpolateCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
-        .target(name: "CircleCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
-        .target(name: "SpansCommand", dependencies: ["Records", "GeoJSON", "Geodesy", "GeoCommandLine", "JSONBytes"], swiftSettings: fast),
+        .target(name: "EncodeCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "JSONBytes", "Polyline"], swiftSettings: fast),
+        .target(name: "DecodeCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "JSONBytes", "Polyline"], swiftSettings: fast),
+        .target(name: "LengthCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "InterpolateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "CircleCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
-            "GeoCommandLine", "Records", "Documentation", "Geodesy", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
+            "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
         .executableTarget(name: "geo-fuzz", dependencies: [
-            "GeoDispatcher", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
+            "GeoDispatcher", "CommandKit", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ], path: "Sources/GeoFuzz"),
 
@@ -63,7 +72,8 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "GeoDispatcher", "SpansCommand",
+            "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ]),
     ]
 )

@@ -73,7 +73,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -95,16 +95,17 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --to) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --to-precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--fraction --distance --every --count --densify --kind --ellps --sphere --from -p --precision --to --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--fraction --distance --every --count --densify --kind --ellps --sphere --from -p --precision --to --to-precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi
@@ -119,14 +120,14 @@ _geo() {
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
                 --to) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
-                -p|--precision) return ;;
+                --to-precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--center --radius --radius-field --segments --tolerance --ellps --sphere --to -p --precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--center --radius --radius-field --segments --tolerance --ellps --sphere --to --to-precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi
@@ -141,7 +142,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;

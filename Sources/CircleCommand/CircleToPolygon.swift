@@ -1,6 +1,8 @@
+import CommandKit
 import GeoCommandLine
 import Geodesy
 import GeoJSON
+import Geometry
 import Records
 
 /// `geo circle-to-polygon`: GMSCircle as a GeoJSON polygon, exact on the ellipsoid.
@@ -30,17 +32,8 @@ public struct CircleToPolygon: StreamingCommand {
         a GMSPolygon takes.
         """,
         operands: "[FILE...]",
-        options: [
-            OptionSpec("center", value: .text, valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read."),
-            OptionSpec("radius", value: .number, valueName: "R", help: "The radius in metres."),
-            OptionSpec("radius-field", value: .text, valueName: "NAME", help: "Take each circle's radius from properties.NAME (metres)."),
-            OptionSpec("segments", value: .integer(3...RecordLimit.positions), default: "64", help: "The number of vertices."),
-            OptionSpec("tolerance", value: .number, valueName: "M", help: "The fewest vertices such that no edge strays more than M metres from the circle."),
-        ] + GeodesyOptions.earthOptions + [
-            PathOutput.option,
-            OptionSpec("precision", short: "p", value: .integer(0...10), default: "5", help: "Decimal digits of --to polyline output."),
-            StreamOptions.digits,
-        ] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [center, radius, radiusField, segments, tolerance] + GeodesyOptions.earthOptions + PathOutputFormat.options
+            + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000",
                     "A 5 km circle around San Francisco as a 64-vertex Polygon Feature."),
@@ -50,58 +43,62 @@ public struct CircleToPolygon: StreamingCommand {
                     "A cap around the North Pole, read by GDAL."),
         ])
 
-    public let options: StreamOptions
+    static let center = Option(custom: "center", valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read.") { text throws(UsageError) in
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed() }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]), latitude.isFinite, longitude.isFinite else {
+            throw UsageError("--center takes LAT,LNG (like 37.7749,-122.4194), not '\(text)'")
+        }
+        guard (-90...90).contains(latitude) else { throw UsageError("--center latitude \(number: latitude) is outside [-90, 90]") }
+        return Position(longitude: longitude, latitude: latitude)
+    }
+    static let radius = Option(number: "radius", valueName: "R", help: "The radius in metres.")
+    static let radiusField = Option(text: "radius-field", valueName: "NAME", help: "Take each circle's radius from properties.NAME (metres).")
+    static let segments = Option(integer: "segments", in: 3...RecordLimit.positions, help: "The number of vertices.")
+        .defaulting(to: 64)
+    static let tolerance = Option(number: "tolerance", valueName: "M", check: { $0 > 0 ? nil : "metres greater than 0" },
+                                  help: "The fewest vertices such that no edge strays more than M metres from the circle.")
+
+    public let stream: StreamConfiguration
     public let handler: CircleHandler
     let literalCenter: [UInt8]?
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let output = PathOutput(arguments)
-        options = try StreamOptions(arguments, jsonOutput: output.isGeoJSON)
-        let earth = try GeodesyOptions.model(arguments).earth
-        if arguments.has("segments") && arguments.has("tolerance") { throw UsageError("--segments and --tolerance cannot be combined") }
-        if arguments.has("radius") == arguments.has("radius-field") {
-            throw UsageError(arguments.has("radius") ? "--radius and --radius-field cannot be combined" : "give --radius R or --radius-field NAME")
+        let output = try PathOutputFormat(arguments)
+        stream = try StreamOptions.configuration(arguments, jsonOutput: output.isGeoJSON)
+        let earth = try GeodesyOptions.earth(arguments)
+        if arguments.has(CircleToPolygon.segments) && arguments.has(CircleToPolygon.tolerance) {
+            throw UsageError("--segments and --tolerance cannot be combined")
         }
-        let tolerance = arguments.number("tolerance")
-        if let tolerance, !(tolerance > 0) { throw UsageError("--tolerance takes metres greater than 0, not '\(arguments.value("tolerance")!)'") }
-        let radius: CircleHandler.Radius = arguments.number("radius").map { .fixed($0) } ?? .field(arguments.value("radius-field")!)
-        handler = CircleHandler(earth: earth, radius: radius, segments: arguments.integer("segments") ?? 64,
+        let radius: CircleHandler.Radius
+        switch (arguments[CircleToPolygon.radius], arguments[CircleToPolygon.radiusField]) {
+        case (let metres?, nil): radius = .fixed(metres)
+        case (nil, let name?): radius = .field(name)
+        case (nil, nil): throw UsageError("give --radius R or --radius-field NAME")
+        case (_?, _?): throw UsageError("--radius and --radius-field cannot be combined")
+        }
+        let tolerance = arguments[CircleToPolygon.tolerance]
+        handler = CircleHandler(earth: earth, radius: radius, segments: arguments[CircleToPolygon.segments],
                                 tolerance: tolerance, output: output)
-        if let center = arguments.value("center") {
-            guard arguments.operands.isEmpty else { throw UsageError("--center reads no input: drop \(arguments.operands[0])") }
-            guard case .fixed(let r) = radius else { throw UsageError("--center needs --radius R") }
-            let parts = center.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let latitude = Double(parts[0].trimmingSpaces), let longitude = Double(parts[1].trimmingSpaces),
-                  latitude.isFinite, longitude.isFinite else {
-                throw UsageError("--center takes LAT,LNG (like 37.7749,-122.4194), not '\(center)'")
-            }
-            guard (-90...90).contains(latitude) else { throw UsageError("--center latitude \(latitude) is outside [-90, 90]") }
-            do {
-                let circle = try GeodesicCircle(center: Position(longitude: longitude, latitude: latitude), radius: r, earth: earth)
-                if let tolerance { _ = try handler.vertexCount(circle, tolerance: tolerance) }
-            } catch {
-                throw UsageError("\(error)")
-            }
-            // The one record --center stands for.
-            literalCenter = Array("{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}".utf8)
-        } else {
+        guard let center = arguments[CircleToPolygon.center] else {
             literalCenter = nil
+            return
         }
+        guard arguments.operands.isEmpty else { throw UsageError("--center reads no input: drop \(arguments.operands[0])") }
+        guard case .fixed(let metres) = radius else { throw UsageError("--center needs --radius R") }
+        do {
+            let circle = try GeodesicCircle(center: center, radius: metres, earth: earth)
+            if let tolerance { _ = try handler.vertexCount(circle, tolerance: tolerance) }
+        } catch {
+            throw UsageError("\(error)")
+        }
+        // The one record --center stands for.
+        literalCenter = Array("{\"type\":\"Point\",\"coordinates\":[\(number: center.longitude),\(number: center.latitude)]}".utf8)
     }
 
-    public func run() -> Int32 {
-        let runner = StreamRunner(command: Self.description.name, options: options, handler: handler)
+    public func run() -> ExitCode {
+        let runner = StreamRunner(command: Self.description.name, options: stream, handler: handler)
         if let literalCenter { return runner.run(literal: literalCenter, source: "--center") }
         return runner.run()
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }
 
@@ -122,19 +119,19 @@ public struct CircleHandler: RecordHandler {
     let radius: Radius
     let segments: Int
     let tolerance: Double?
-    let output: PathOutput
+    let output: PathOutputFormat
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordWriter) throws {
         try GeoJSONReader.readFeatures(record) { feature in
             guard case .point(let center) = feature.geometry else {
-                throw GeoJSONError("a circle needs a Point centre, not \(feature.geometry.map { "a \($0.typeName)" } ?? "a null geometry")")
+                throw BadRecord("a circle needs a Point centre, not \(feature.geometry.map { "a \($0.typeName)" } ?? "a null geometry")")
             }
             let metres: Double
             switch radius {
             case .fixed(let value): metres = value
             case .field(let name):
                 guard let value = try feature.numberProperty(name, in: record) else {
-                    throw GeoJSONError("properties.\(name) is missing or not a number")
+                    throw BadRecord("properties.\(name) is missing or not a number")
                 }
                 metres = value
             }

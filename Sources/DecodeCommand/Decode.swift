@@ -1,5 +1,7 @@
+import CommandKit
 import GeoCommandLine
 import GeoJSON
+import Geometry
 import JSONBytes
 import Polyline
 import Records
@@ -24,15 +26,7 @@ public struct Decode: StreamingCommand {
         the Feature is kept and its geometry replaced by the decoded path. With --to text each \
         polyline becomes a line of space-separated "lat,lng" pairs instead.
         """,
-        options: [
-            OptionSpec("precision", short: "p", value: .integer(Polyline.precisions), default: "5",
-                       help: "Decimal digits of the polylines: 5 for Google, 6 for OSRM/Valhalla polyline6."),
-            OptionSpec("field", value: .text, valueName: "NAME",
-                       help: "Read Features and decode the polyline in properties.NAME."),
-            OptionSpec("to", value: .choice(["geojson", "json", "text"]), default: "geojson",
-                       help: "Output: GeoJSON Features (json is the same), or lines of \"lat,lng\" pairs."),
-            StreamOptions.digits,
-        ] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [PathInputFormat.precision, field, to, StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("echo '_p~iF~ps|U_ulLnnqC_mqNvxq`@' | geo decode",
                     "Prints a LineString Feature through (38.5,-120.2), (40.7,-120.95), (43.252,-126.453)."),
@@ -42,14 +36,20 @@ public struct Decode: StreamingCommand {
                     "Replaces each trip's geometry by the path in its properties.polyline."),
         ])
 
-    public let options: StreamOptions
+    enum Output: String, CaseIterable, Sendable { case geojson, json, text }
+
+    static let field = Option(text: "field", valueName: "NAME", help: "Read JSON objects (Features, or any object) and decode the polyline in properties.NAME, or in the member NAME of an object that is not a Feature.")
+    static let to = Option(choice: "to", of: Output.self, help: "Output: GeoJSON Features (json is the same), or lines of \"lat,lng\" pairs.")
+        .defaulting(to: .geojson)
+
+    public let stream: StreamConfiguration
     public let handler: DecodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let text = arguments.value("to") == "text"
-        options = try StreamOptions(arguments, jsonOutput: !text)
-        handler = DecodeHandler(precision: arguments.integer("precision") ?? 5, field: arguments.value("field"),
-                                text: text, decimals: options.decimals)
+        let text = arguments[Decode.to] == .text
+        stream = try StreamOptions.configuration(arguments, jsonOutput: !text)
+        handler = DecodeHandler(precision: arguments[PathInputFormat.precision], field: arguments[Decode.field],
+                                text: text, decimals: stream.decimals)
     }
 }
 
@@ -61,32 +61,24 @@ public struct DecodeHandler: RecordHandler {
     let text: Bool
     let decimals: Int?
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         guard let field else {
-            let path = try PathInput.path(ofPolylineRecord: record, precision: precision)
+            let path = try PathInputFormat.path(ofPolylineRecord: record, precision: precision)
             if text { return writeText(path, to: output) }
-            output.write(Feature(geometry: nil), from: record, geometry: .replaced(geometry(of: path)))
+            output.write(Feature(geometry: nil), from: record, geometry: .replaced(.path(path)))
             return
         }
         try GeoJSONReader.readFeatures(record) { feature in
             let path = try polyline(in: feature, named: field, record: record)
             if text { return writeText(path, to: output) }
-            output.write(feature, from: record, geometry: .replaced(geometry(of: path)))
-        }
-    }
-
-    func geometry(of path: Path) -> Geometry? {
-        switch path.count {
-        case 0: nil
-        case 1: .point(path[0])
-        default: .lineString(path)
+            output.write(feature, from: record, geometry: .replaced(.path(path)))
         }
     }
 
     /// Finds properties.NAME and decodes it.
     func polyline(in feature: Feature, named name: String, record: UnsafeBufferPointer<UInt8>) throws -> Path {
         guard let properties = feature.propertiesBytes, record[properties.lowerBound] == UInt8(ascii: "{") else {
-            throw GeoJSONError("no properties to find \"\(name)\" in")
+            throw BadRecord("no properties to find \"\(name)\" in")
         }
         var scanner = JSONScanner(record, position: properties.lowerBound)
         if try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) {
@@ -94,19 +86,19 @@ public struct DecodeHandler: RecordHandler {
                 let key = try scanner.key()
                 guard scanner.text(key) == name else { try scanner.skipValue(); continue }
                 guard scanner.peek() == UInt8(ascii: "\"") else {
-                    throw GeoJSONError("properties.\(name) is not a string")
+                    throw BadRecord("properties.\(name) is not a string")
                 }
                 let start = scanner.position
                 try scanner.skipValue()
-                return try PathInput.path(ofPolylineRecord: UnsafeBufferPointer(rebasing: record[start..<scanner.position]),
+                return try PathInputFormat.path(ofPolylineRecord: UnsafeBufferPointer(rebasing: record[start..<scanner.position]),
                                           precision: precision)
             } while try scanner.next(UInt8(ascii: "}"))
         }
-        throw GeoJSONError("properties.\(name) is missing")
+        throw BadRecord("properties.\(name) is missing")
     }
 
     /// `lat,lng lat,lng ...`
-    func writeText(_ path: Path, to output: RecordOutput) {
+    func writeText(_ path: Path, to output: RecordWriter) {
         output.beginRecord()
         for (index, position) in path.enumerated() {
             if index > 0 { output.buffer.append(UInt8(ascii: " ")) }

@@ -1,5 +1,7 @@
+import CommandKit
 import GeoCommandLine
 import GeoJSON
+import Geometry
 import JSONBytes
 import Polyline
 import Records
@@ -26,12 +28,7 @@ public struct Encode: StreamingCommand {
         as a Feature with properties.polyline; a Polygon adds properties.holes (an array, like \
         GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines.
         """,
-        options: [
-            OptionSpec("precision", short: "p", value: .integer(Polyline.precisions), default: "5",
-                       help: "Decimal digits kept: 5 for Google, 6 for OSRM/Valhalla polyline6."),
-            OptionSpec("to", value: .choice(["text", "json"]), default: "text",
-                       help: "Output: one polyline per line, or the Feature with properties.polyline."),
-        ] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [precision, to] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-120.2,38.5],[-120.95,40.7],[-126.453,43.252]]}' | geo encode",
                     "Prints _p~iF~ps|U_ulLnnqC_mqNvxq`@, the polyline of the three points."),
@@ -40,13 +37,21 @@ public struct Encode: StreamingCommand {
                     "Keeps each Feature and lists the holes of its polygons."),
         ])
 
-    public let options: StreamOptions
+    enum Output: String, CaseIterable, Sendable { case text, json }
+
+    /// The precision of the polylines encode writes (its only polylines).
+    static let precision = Option(integer: "precision", short: "p", in: Polyline.precisions, help: "Decimal digits kept: 5 for Google, 6 for OSRM/Valhalla polyline6.")
+        .defaulting(to: 5)
+    static let to = Option(choice: "to", of: Output.self, help: "Output: one polyline per line, or the Feature with properties.polyline.")
+        .defaulting(to: .text)
+
+    public let stream: StreamConfiguration
     public let handler: EncodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let json = arguments.value("to") == "json"
-        options = try StreamOptions(arguments, jsonOutput: json)
-        handler = EncodeHandler(precision: arguments.integer("precision") ?? 5, json: json)
+        let json = arguments[Encode.to] == .json
+        stream = try StreamOptions.configuration(arguments, jsonOutput: json)
+        handler = EncodeHandler(precision: arguments[Encode.precision], json: json)
     }
 }
 
@@ -54,7 +59,7 @@ public struct EncodeHandler: RecordHandler {
     let precision: Int
     let json: Bool
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try GeoJSONReader.readFeatures(record) { feature in
             if json {
                 output.write(feature, from: record, adding: try properties(of: feature.geometry))
@@ -65,18 +70,9 @@ public struct EncodeHandler: RecordHandler {
     }
 
     /// The one path a text-mode record encodes.
-    func singlePath(of geometry: Geometry?) throws -> Path {
-        switch geometry {
-        case nil: return []
-        case .point(let position): return [position]
-        case .multiPoint(let path), .lineString(let path): return path
-        case .polygon(let rings):
-            guard rings.count <= 1 else {
-                throw GeoJSONError("Polygon with \(rings.count - 1) hole\(rings.count == 2 ? "" : "s"): use --to json to keep them")
-            }
-            return rings.first ?? []
-        case .some(let other):
-            throw GeoJSONError("\(other.typeName) has no single path to encode as text: use --to json")
+    func singlePath(of geometry: Geometry?) throws(BadRecord) -> Path {
+        do { return try Geometry.singlePath(of: geometry) } catch {
+            throw BadRecord("\(error.message): use --to json to keep every path")
         }
     }
 
@@ -94,7 +90,7 @@ public struct EncodeHandler: RecordHandler {
             return [("polyline", .array(try polygons.map { try text($0.first ?? []) })),
                     ("holes", .array(try polygons.map { .array(try $0.dropFirst().map(text)) }))]
         case .geometryCollection:
-            throw GeoJSONError("a GeometryCollection has no polyline encoding")
+            throw BadRecord("a GeometryCollection has no polyline encoding")
         }
     }
 

@@ -6,33 +6,48 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The outcome of parsing one command's arguments.
+/// The outcome of parsing one command's arguments: values already checked and typed by their
+/// declarations, read back through them (`arguments[Length.field]`).
 public struct ParsedArguments: Sendable {
-    /// Values by long option name, in the order given (flags map to `[""]` per use).
-    public private(set) var values: [String: [String]] = [:]
+    /// Values by long option name, in the order given (a flag maps to one `true` per use).
+    private var values: [String: [any Sendable]] = [:]
     public private(set) var operands: [String] = []
     public var helpRequested = false
     public var versionRequested = false
+    /// The long names the command declares: reading any other option is a programming error.
+    private let declared: Set<String>
 
-    public init() {}
+    public init(declaring options: [OptionSpec] = []) {
+        declared = Set(options.map(\.long))
+    }
 
-    mutating func add(_ long: String, _ value: String) { values[long, default: []].append(value) }
+    mutating func add(_ long: String, _ value: any Sendable) { values[long, default: []].append(value) }
     mutating func addOperand(_ operand: String) { operands.append(operand) }
 
-    public func has(_ long: String) -> Bool { values[long] != nil }
-    /// The last value given (options given twice: the last one wins, as in GNU tools).
-    public func value(_ long: String) -> String? { values[long]?.last }
-    public func all(_ long: String) -> [String] { values[long] ?? [] }
+    private func given(_ spec: OptionSpec) -> [any Sendable] {
+        precondition(declared.contains(spec.long), "option '--\(spec.long)' is read but not declared by this command")
+        return values[spec.long] ?? []
+    }
 
-    public func integer(_ long: String) -> Int? { value(long).flatMap { Int($0) } }
-    public func number(_ long: String) -> Double? { value(long).flatMap { Double($0) } }
+    /// The value given last (options given twice: the last one wins, as in GNU tools), or nil.
+    public subscript<Value>(option: Option<Value>) -> Value? { given(option.spec).last.map { $0 as! Value } }
+    /// The value given last, or the declaration's default.
+    public subscript<Value>(option: DefaultedOption<Value>) -> Value { self[option.option] ?? option.value }
+    /// Whether the flag was given.
+    public subscript(flag: Flag) -> Bool { !given(flag.spec).isEmpty }
+    /// Whether the command declares the option (for option groups that some commands leave out).
+    public func declares(_ option: any OptionDeclaration) -> Bool { declared.contains(option.spec.long) }
+    /// Whether the option was given at all.
+    public func has(_ option: any OptionDeclaration) -> Bool { !given(option.spec).isEmpty }
+    /// Every value of a repeatable option, in order.
+    public func all<Value>(_ option: Option<Value>) -> [Value] { given(option.spec).map { $0 as! Value } }
 }
 
 /// POSIX/GNU argument syntax (SPEC §1): `--opt=v`, `--opt v`, `-p6`, `-p 6`, clustered short
 /// flags (`-qs`), `--` ends options, `-` is an operand (stdin). Long options are never abbreviated.
 public enum ArgumentParser {
     public static func parse(_ arguments: [String], for command: CommandDescription) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(declaring: command.options)
         var index = 0
         func needValue(_ spec: OptionSpec, _ shown: String) throws(UsageError) -> String {
             index += 1
@@ -56,11 +71,10 @@ public enum ArgumentParser {
                 if spec.takesValue {
                     let value: String
                     if let inline { value = inline } else { value = try needValue(spec, "--\(name)") }
-                    try validate(value, for: spec, shown: "--\(name)")
-                    parsed.add(name, value)
+                    parsed.add(name, try spec.parse(value))
                 } else {
                     if inline != nil { throw UsageError("option '--\(name)' takes no value") }
-                    parsed.add(name, "")
+                    parsed.add(name, true)
                 }
             } else if argument.hasPrefix("-") && argument.count > 1 {
                 // One or more short options: flags may cluster; a value option takes the rest.
@@ -74,11 +88,10 @@ public enum ArgumentParser {
                     if spec.takesValue {
                         let value: String
                         if letters.isEmpty { value = try needValue(spec, "-\(letter)") } else { value = String(letters.drop { $0 == "=" }) }
-                        try validate(value, for: spec, shown: "-\(letter)")
-                        parsed.add(spec.long, value)
+                        parsed.add(spec.long, try spec.parse(value))
                         break
                     }
-                    parsed.add(spec.long, "")
+                    parsed.add(spec.long, true)
                 }
             } else {
                 parsed.addOperand(argument)
@@ -86,26 +99,6 @@ public enum ArgumentParser {
             index += 1
         }
         return parsed
-    }
-
-    static func validate(_ value: String, for spec: OptionSpec, shown: String) throws(UsageError) {
-        switch spec.value {
-        case .none, .file, .text:
-            return
-        case .integer(let range):
-            guard let number = Int(value), range.contains(number) else {
-                throw UsageError("option '\(shown)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
-            }
-        case .number:
-            // Plain decimals only: Double() would also take "0x10", "inf" and "nan".
-            guard value.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let number = Double(value), number.isFinite else {
-                throw UsageError("option '\(shown)' takes a finite number, not '\(value)'")
-            }
-        case .choice(let words):
-            guard words.contains(value) else {
-                throw UsageError("option '\(shown)' takes one of \(words.joined(separator: ", ")), not '\(value)'" + suggestion(for: value, among: words, prefix: ""))
-            }
-        }
     }
 
     /// "; did you mean '--precision'?" for the candidate the word most likely meant: one it

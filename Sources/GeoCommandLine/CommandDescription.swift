@@ -12,12 +12,12 @@ public struct CommandDescription: Sendable {
     public var examples: [Example]
 
     public init(name: String, summary: String, discussion: String, operands: String = "[FILE...]",
-                options: [OptionSpec], examples: [Example] = []) {
+                options: [any OptionDeclaration], examples: [Example] = []) {
         self.name = name
         self.summary = summary
         self.discussion = discussion
         self.operands = operands
-        self.options = options
+        self.options = options.map(\.spec)
         self.examples = examples
     }
 
@@ -36,6 +36,8 @@ public enum OptionValue: Equatable, Sendable {
     case text
 }
 
+/// What help, man pages, completions and the parser know of one option; made by the typed
+/// declarations (`Option`, `Flag`), never by hand.
 public struct OptionSpec: Sendable {
     public var long: String
     public var short: Character?
@@ -44,20 +46,20 @@ public struct OptionSpec: Sendable {
     public var valueName: String
     public var defaultValue: String?
     public var repeatable: Bool
-    /// Words that completions offer for a free-text value (`.text`), which still takes any text:
+    /// Words that completions offer for a free-text value, which still takes any text:
     /// `--style` suggests the named colours but also takes `#RRGGBB` and `gradient(FROM,TO)`.
-    public var suggestions: [String]
+    public var suggestions: [String] = []
     public var help: String
+    /// Checks a value given on the command line and turns it into the declaration's type.
+    var parse: @Sendable (String) throws(UsageError) -> any Sendable = { $0 }
 
-    public init(_ long: String, short: Character? = nil, value: OptionValue = .none, valueName: String? = nil,
-                default defaultValue: String? = nil, repeatable: Bool = false, suggestions: [String] = [], help: String) {
+    init(_ long: String, short: Character? = nil, value: OptionValue = .none, valueName: String? = nil, help: String) {
         self.long = long
         self.short = short
         self.value = value
         self.valueName = valueName ?? OptionSpec.placeholder(for: value)
-        self.defaultValue = defaultValue
-        self.repeatable = repeatable
-        self.suggestions = suggestions
+        self.defaultValue = nil
+        self.repeatable = false
         self.help = help
     }
 

@@ -8,6 +8,7 @@ import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
+import CommandKit
 import GeoCommandLine
 import Records
 import SpansCommand
@@ -25,7 +26,7 @@ public enum Dispatcher {
     }
 
     /// Runs `geo ARGS...` (without the program name) and returns the exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
+    public static func main(_ arguments: [String]) -> ExitCode {
         guard let first = arguments.first else {
             printError(overview())
             return ExitCode.usage
@@ -68,7 +69,7 @@ public enum Dispatcher {
     static var versionLine: String { "geo \(version) (PROJ \(Earth.projVersion))\n" }
 
     /// Runs the command `name`: one of the dispatcher's own, a built-in, or a plugin.
-    static func dispatch(_ name: String, _ arguments: [String]) -> Int32 {
+    static func dispatch(_ name: String, _ arguments: [String]) -> ExitCode {
         switch name {
         case "help":
             guard let command = arguments.first else { return printOutput(overview()) }
@@ -104,7 +105,7 @@ public enum Dispatcher {
     static let completionUsage = "geo completion " + Completions.shells.joined(separator: "|")
 
     /// `geo completion SHELL`: the completion script on standard output.
-    static func completion(_ arguments: [String]) -> Int32 {
+    static func completion(_ arguments: [String]) -> ExitCode {
         if arguments == ["--help"] || arguments == ["-h"] {
             return printOutput("""
                 \(completionUsage)
@@ -140,7 +141,7 @@ public enum Dispatcher {
         return "; did you mean \(listed)?"
     }
 
-    static func run(_ command: any GeoCommand.Type, _ arguments: [String]) -> Int32 {
+    static func run(_ command: any GeoCommand.Type, _ arguments: [String]) -> ExitCode {
         let description = command.description
         do {
             let parsed = try ArgumentParser.parse(arguments, for: description)
@@ -218,7 +219,7 @@ public enum Dispatcher {
     }
 
     /// Writes generated files into `directory`; 73 when one cannot be written.
-    static func writeFiles(_ files: [(String, String)], into directory: String) -> Int32 {
+    static func writeFiles(_ files: [(String, String)], into directory: String) -> ExitCode {
         for (name, contents) in files {
             let path = directory + "/" + name
             guard let file = fopen(path, "w") else {

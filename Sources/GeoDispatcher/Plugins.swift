@@ -109,20 +109,20 @@ enum Plugins {
 
     /// Whether `man` finds a page geo-NAME (man -w prints its path, or fails).
     static func hasManPage(_ name: String) -> Bool {
-        run(["man", "-w", "geo-\(name)"], quiet: true) == 0
+        run(["man", "-w", "geo-\(name)"], quiet: true) == .success
     }
 
     /// Replaces this process with `man geo-NAME`.
-    static func openManPage(_ name: String) -> Int32 {
+    static func openManPage(_ name: String) -> ExitCode {
         let words: [String] = ["man", "geo-\(name)"]
         let argv = words.map { strdup($0) } + [nil]
         execvp("man", argv)
         printError("geo: cannot run man: \(String(cString: strerror(errno)))\n")
-        return 126
+        return cannotExecute
     }
 
     /// Runs a program and waits for it; its output goes nowhere when `quiet`.
-    static func run(_ arguments: [String], quiet: Bool) -> Int32 {
+    static func run(_ arguments: [String], quiet: Bool) -> ExitCode {
         var pid = pid_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -133,10 +133,10 @@ enum Plugins {
         }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return 127 }
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return notFound }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ExitCode((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
     }
 
     static func isExecutableFile(_ path: String) -> Bool {
@@ -145,12 +145,12 @@ enum Plugins {
 
     /// Exit statuses for a plugin that cannot run, as shells use them: found but not executable,
     /// and a file that running it needs (its #! interpreter) does not exist.
-    static let cannotExecute: Int32 = 126
-    static let notFound: Int32 = 127
+    static let cannotExecute = ExitCode(126)
+    static let notFound = ExitCode(127)
 
     /// Replaces this process with the plugin (as cargo and kubectl do): standard streams, exit
     /// status and signals are the plugin's own. `GEO` tells it where the dispatcher is.
-    static func exec(_ plugin: Plugin, arguments: [String]) -> Int32 {
+    static func exec(_ plugin: Plugin, arguments: [String]) -> ExitCode {
         setenv("GEO", executablePath(), 1)
         signal(SIGPIPE, SIG_DFL)
         let argv = ([plugin.path] + arguments).map { strdup($0) } + [nil]
@@ -162,7 +162,7 @@ enum Plugins {
     }
 
     /// Why execv failed on `path`, in words that name the culprit, and the status a shell gives.
-    static func execProblem(_ path: String, _ error: Int32) -> (String, Int32) {
+    static func execProblem(_ path: String, _ error: Int32) -> (String, ExitCode) {
         let reason = String(cString: strerror(error))
         let interpreter = self.interpreter(of: path)
         switch error {

@@ -1,4 +1,5 @@
 import CircleCommand
+import CommandKit
 import DecodeCommand
 import EncodeCommand
 import GeoCommandLine

@@ -1,3 +1,4 @@
+import Geometry
 import JSONBytes
 
 /// One input Feature, as byte ranges into the record it was read from plus its parsed geometry.

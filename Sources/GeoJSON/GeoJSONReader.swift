@@ -1,3 +1,4 @@
+import Geometry
 import JSONBytes
 
 /// Reads one record (one JSON text) as GeoJSON: a Feature, a bare geometry, or a
@@ -11,7 +12,7 @@ public enum GeoJSONReader {
         guard scanner.peek() == UInt8(ascii: "{") else {
             if scanner.peek() == nil { throw JSONError("empty record", at: 0) }
             try scanner.skipValue()
-            throw GeoJSONError("expected a GeoJSON object, found a JSON \(scanner.kindName(at: 0))")
+            throw BadRecord("expected a GeoJSON object, found a JSON \(scanner.kindName(at: 0))")
         }
         let start = scanner.position
         let object = try readObject(&scanner, depth: 0, keepMembers: true)
@@ -21,7 +22,7 @@ public enum GeoJSONReader {
         case .feature:
             try body(try object.feature())
         case .featureCollection:
-            guard let features = object.features else { throw GeoJSONError("FeatureCollection without \"features\"") }
+            guard let features = object.features else { throw BadRecord("FeatureCollection without \"features\"") }
             for feature in features { try body(feature) }
         default:
             // A bare geometry: its own bytes (bbox, altitudes, foreign members) pass through.
@@ -37,7 +38,7 @@ public enum GeoJSONReader {
         guard scanner.peek() == UInt8(ascii: "{") else {
             let start = scanner.position
             try scanner.skipValue()
-            throw GeoJSONError("\"geometry\" must be an object or null, not a JSON \(scanner.kindName(at: start))")
+            throw BadRecord("\"geometry\" must be an object or null, not a JSON \(scanner.kindName(at: start))")
         }
         let object = try readObject(&scanner, depth: depth, keepMembers: false)
         return try object.geometry()
@@ -64,22 +65,22 @@ public enum GeoJSONReader {
         var members: [Feature.Member] = []
 
         func feature() throws -> Feature {
-            guard let featureGeometry else { throw GeoJSONError("Feature without a \"geometry\" member") }
+            guard let featureGeometry else { throw BadRecord("Feature without a \"geometry\" member") }
             return Feature(members: members, geometry: featureGeometry, geometryBytes: geometryBytes, propertiesBytes: propertiesBytes)
         }
 
         func geometry() throws -> Geometry {
-            if let unknownType { throw GeoJSONError("unknown GeoJSON type \"\(unknownType)\"") }
-            guard let type else { throw GeoJSONError("object without a \"type\" member") }
+            if let unknownType { throw BadRecord("unknown GeoJSON type \"\(unknownType)\"") }
+            guard let type else { throw BadRecord("object without a \"type\" member") }
             if type == .geometryCollection {
-                guard let geometries else { throw GeoJSONError("GeometryCollection without \"geometries\"") }
+                guard let geometries else { throw BadRecord("GeometryCollection without \"geometries\"") }
                 return .geometryCollection(geometries)
             }
             guard let coordinates else {
                 if type == .feature || type == .featureCollection {
-                    throw GeoJSONError("expected a geometry, found a \(type == .feature ? "Feature" : "FeatureCollection")")
+                    throw BadRecord("expected a geometry, found a \(type == .feature ? "Feature" : "FeatureCollection")")
                 }
-                throw GeoJSONError("geometry without \"coordinates\"")
+                throw BadRecord("geometry without \"coordinates\"")
             }
             switch (type, coordinates) {
             case (.point, .position(let p)): return .point(p)
@@ -93,7 +94,7 @@ public enum GeoJSONReader {
             case (.polygon, .empty): return .polygon([])
             case (.multiPolygon, .polygonLists(let polygons)): return .multiPolygon(polygons)
             case (.multiPolygon, .empty): return .multiPolygon([])
-            default: throw GeoJSONError("\"coordinates\" of a \(type.rawValue) must be \(type.expectedCoordinates)")
+            default: throw BadRecord("\"coordinates\" of a \(type.rawValue) must be \(type.expectedCoordinates)")
             }
         }
     }
@@ -113,7 +114,7 @@ public enum GeoJSONReader {
         guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return object }
         var seen: UInt8 = 0
         func once(_ bit: UInt8, _ name: String) throws {
-            if seen & bit != 0 { throw GeoJSONError("duplicate member \"\(name)\"") }
+            if seen & bit != 0 { throw BadRecord("duplicate member \"\(name)\"") }
             seen |= bit
         }
         repeat {
@@ -129,7 +130,7 @@ public enum GeoJSONReader {
                 role = .type
                 guard scanner.peek() == UInt8(ascii: "\"") else {
                     try scanner.skipValue()
-                    throw GeoJSONError("\"type\" must be a string")
+                    throw BadRecord("\"type\" must be a string")
                 }
                 let name = scanner.text(try scanner.string())
                 object.type = TypeName(rawValue: name)
@@ -148,7 +149,7 @@ public enum GeoJSONReader {
                 let kind = scanner.peek()
                 try scanner.skipValue(depth: depth + 1)
                 guard kind == UInt8(ascii: "{") || scanner.isNull(valueStart..<scanner.position) else {
-                    throw GeoJSONError("\"properties\" must be an object or null")
+                    throw BadRecord("\"properties\" must be an object or null")
                 }
                 object.propertiesBytes = valueStart..<scanner.position
             } else if scanner.token(key, is: "features") {
@@ -156,9 +157,9 @@ public enum GeoJSONReader {
                 var features: [Feature] = []
                 if try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) {
                     repeat {
-                        guard scanner.peek() == UInt8(ascii: "{") else { throw GeoJSONError("a FeatureCollection's features must be Feature objects") }
+                        guard scanner.peek() == UInt8(ascii: "{") else { throw BadRecord("a FeatureCollection's features must be Feature objects") }
                         let element = try readObject(&scanner, depth: depth + 1, keepMembers: true)
-                        guard element.type == .feature else { throw GeoJSONError("a FeatureCollection's features must be Feature objects") }
+                        guard element.type == .feature else { throw BadRecord("a FeatureCollection's features must be Feature objects") }
                         features.append(try element.feature())
                     } while try scanner.next(UInt8(ascii: "]"))
                 }
@@ -169,7 +170,7 @@ public enum GeoJSONReader {
                 if try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) {
                     repeat {
                         guard let geometry = try readGeometry(&scanner, depth: depth + 1) else {
-                            throw GeoJSONError("a GeometryCollection's geometries must not be null")
+                            throw BadRecord("a GeometryCollection's geometries must not be null")
                         }
                         geometries.append(geometry)
                     } while try scanner.next(UInt8(ascii: "]"))
@@ -192,8 +193,8 @@ public enum GeoJSONReader {
         while probe.peek() == UInt8(ascii: "[") { depth += 1; probe.position += 1 }
         switch depth {
         case 0:
-            if scanner.null() { throw GeoJSONError("\"coordinates\" is null") }
-            throw GeoJSONError("\"coordinates\" must be an array")
+            if scanner.null() { throw BadRecord("\"coordinates\" is null") }
+            throw BadRecord("\"coordinates\" must be an array")
         case 1:
             if probe.peek() == UInt8(ascii: "]") { try scanner.skipValue(); return .empty }
             return .position(try readPosition(&scanner))
@@ -208,7 +209,7 @@ public enum GeoJSONReader {
         case 4:
             return .polygonLists(try readList(&scanner) { try readList(&$0) { try readPath(&$0) } })
         default:
-            throw GeoJSONError("\"coordinates\" nested \(depth) deep; GeoJSON has at most 4")
+            throw BadRecord("\"coordinates\" nested \(depth) deep; GeoJSON has at most 4")
         }
     }
 
@@ -234,20 +235,20 @@ public enum GeoJSONReader {
     static func readPosition(_ scanner: inout JSONScanner) throws -> Position {
         let start = scanner.position
         guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else {
-            throw GeoJSONError("empty position [] (a position needs a longitude and a latitude)")
+            throw BadRecord("empty position [] (a position needs a longitude and a latitude)")
         }
-        guard scanner.peek() != UInt8(ascii: "[") else { throw GeoJSONError("positions are nested unevenly in \"coordinates\"") }
+        guard scanner.peek() != UInt8(ascii: "[") else { throw BadRecord("positions are nested unevenly in \"coordinates\"") }
         let longitude = try scanner.number()
         guard try scanner.next(UInt8(ascii: "]")) else {
-            throw GeoJSONError("position with one number (a position needs a longitude and a latitude)")
+            throw BadRecord("position with one number (a position needs a longitude and a latitude)")
         }
         let latitude = try scanner.number()
         while try scanner.next(UInt8(ascii: "]")) { _ = try scanner.number() }
         guard longitude.isFinite, latitude.isFinite else {
-            throw GeoJSONError("position \(scanner.excerpt(start..<scanner.position)) is not finite")
+            throw BadRecord("position \(scanner.excerpt(start..<scanner.position)) is not finite")
         }
         guard latitude >= -90 && latitude <= 90 else {
-            throw GeoJSONError("latitude \(scanner.excerpt(start..<scanner.position)) is outside [-90, 90] (positions are [longitude, latitude])")
+            throw BadRecord("latitude \(scanner.excerpt(start..<scanner.position)) is outside [-90, 90] (positions are [longitude, latitude])")
         }
         return Position(longitude: longitude, latitude: latitude)
     }

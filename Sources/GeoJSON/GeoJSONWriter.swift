@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import JSONBytes
 
 /// A small JSON value for what commands add to `properties` (a polyline, a length, a list of holes).

@@ -2,8 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
-import JSONBytes
+import Geometry
 
 /// A GMSCircle on the ellipsoid: every point at geodesic distance `radius` from `center`.
 ///
@@ -20,20 +19,20 @@ public struct GeodesicCircle: Sendable {
 
     /// Checks that the circle exists on this Earth: a finite radius > 0, short of the cut
     /// locus (π·b, where geodesics stop being shortest), not containing both poles.
-    public init(center: Position, radius: Double, earth: Earth) throws(GeodesyError) {
+    public init(center: Position, radius: Double, earth: Earth) throws(BadRecord) {
         guard radius.isFinite, radius > 0 else {
-            throw GeodesyError("radius \(radius) m: a circle needs a finite radius greater than 0")
+            throw BadRecord("radius \(number: radius) m: a circle needs a finite radius greater than 0")
         }
         let b = earth.a * (1 - earth.f)
         guard radius < .pi * b else {
-            throw GeodesyError("radius \(radius) m is past the cut locus (\(Int(.pi * b)) m on this ellipsoid): no circle has it")
+            throw BadRecord("radius \(number: radius) m is past the cut locus (\(Int(.pi * b)) m on this ellipsoid): no circle has it")
         }
         self.center = center
         self.radius = radius
         self.earth = earth
         geodesic = Geodesic(earth)
         if containsPole(north: true) && containsPole(north: false) {
-            throw GeodesyError("a circle of radius \(radius) m around (\(center.latitude), \(center.longitude)) contains both poles")
+            throw BadRecord("a circle of radius \(number: radius) m around (\(number: center.latitude), \(number: center.longitude)) contains both poles")
         }
     }
 
@@ -83,7 +82,7 @@ public struct GeodesicCircle: Sendable {
 
     /// The fewest segments whose edges stay within `tolerance` metres of the circle: start from
     /// the small-circle estimate N = π/√(2δ/r) and step until the midpoints hold the bound.
-    public func segments(forTolerance tolerance: Double, limit: Int) throws(GeodesyError) -> Int {
+    public func segments(forTolerance tolerance: Double, limit: Int) throws(BadRecord) -> Int {
         var segments = max(3, Int(estimatedSegments(forTolerance: tolerance).rounded(.down)) - 2)
         while segments <= limit {
             if largestGap(of: ring(segments: segments)) <= tolerance {
@@ -93,7 +92,7 @@ public struct GeodesicCircle: Sendable {
             }
             segments += max(1, segments / 1000)
         }
-        throw GeodesyError("a tolerance of \(formatNumber(tolerance)) m needs more than \(limit) vertices for a radius of \(formatNumber(radius)) m")
+        throw BadRecord("a tolerance of \(plainDecimal(tolerance)) m needs more than \(limit) vertices for a radius of \(plainDecimal(radius)) m")
     }
 
     /// N = π/√(2δ/r): the vertices a small circle needs for its edges to stay within δ.

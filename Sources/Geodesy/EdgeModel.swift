@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
+import Geometry
 
 /// How a path's edges run and are measured (SPEC §4, the Maps SDK's GMSLengthKind).
 public enum EdgeKind: String, CaseIterable, Sendable {
@@ -13,12 +13,6 @@ public enum EdgeKind: String, CaseIterable, Sendable {
     /// A straight line in Web Mercator (EPSG:3857), in Web Mercator metres: x = aλ,
     /// y = a·asinh(tan φ), the short way across ±180.
     case projected
-}
-
-/// Why a path cannot be measured by a kind.
-public struct GeodesyError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }
 
 /// The one place geo measures and walks edges: every command goes through here, and this is the
@@ -38,10 +32,10 @@ public struct EdgeModel: Sendable {
 
     /// Checks that every position can be measured by this kind (latitudes are already within
     /// [-90, 90]: the readers reject anything else).
-    public func validate(_ path: Path) throws(GeodesyError) {
+    public func validate(_ path: Path) throws(BadRecord) {
         guard kind == .projected else { return }
         for position in path where abs(position.latitude) == 90 {
-            throw GeodesyError("latitude \(position.latitude) has no Web Mercator y (--kind projected)")
+            throw BadRecord("latitude \(number: position.latitude) has no Web Mercator y (the projected kind)")
         }
     }
 

@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandKit
 import GeoCommandLine
 import Geodesy
 import GeoJSON
-import JSONBytes
+import Geometry
 import Records
 
 /// `geo interpolate`: points along a path (GMSGeometryInterpolate), or the path densified.
@@ -34,14 +35,8 @@ public struct Interpolate: StreamingCommand {
         are on their edge to PROJ's accuracy (geod_inverseline + geod_position for geodesics), \
         with longitudes in [-180, 180]; the path's own vertices are copied exactly.
         """,
-        options: [
-            OptionSpec("fraction", value: .number, valueName: "F", help: "One point at this fraction (0 to 1) of the path's length."),
-            OptionSpec("distance", value: .number, valueName: "D", help: "One point D metres from the start (negative: from the end)."),
-            OptionSpec("every", value: .number, valueName: "D", help: "Points every D metres, the end included (a MultiPoint)."),
-            OptionSpec("count", value: .integer(2...RecordLimit.positions), help: "N points evenly spaced by length, both ends included (a MultiPoint)."),
-            OptionSpec("densify", value: .number, valueName: "D", help: "The path with points inserted so that no edge is longer than D metres."),
-        ] + GeodesyOptions.options + PathInput.options + [PathOutput.option, StreamOptions.digits]
-            + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [fraction, distance, every, count, densify] + GeodesyOptions.options + PathInputFormat.options
+            + PathOutputFormat.options + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-122.4194,37.7749],[-74.006,40.7128]]}' | geo interpolate --fraction 0.5",
                     "The geodesic midpoint of San Francisco and New York on WGS84."),
@@ -51,7 +46,7 @@ public struct Interpolate: StreamingCommand {
                     "Geodesic flight paths that draw as curves on a Web Mercator map."),
         ])
 
-    enum Mode: Sendable {
+    enum Mode: Sendable, Equatable {
         case fraction(Double)
         case distance(Double)
         case every(Double)
@@ -59,51 +54,52 @@ public struct Interpolate: StreamingCommand {
         case densify(Double)
     }
 
-    public let options: StreamOptions
+    static let fraction = Option(number: "fraction", valueName: "F", check: { (0...1).contains($0) ? nil : "a number from 0 to 1" },
+                                 help: "One point at this fraction (0 to 1) of the path's length.")
+    static let distance = Option(number: "distance", valueName: "D", help: "One point D metres from the start (negative: from the end).")
+    static let every = Option(number: "every", valueName: "D", check: positive, help: "Points every D metres, the end included (a MultiPoint).")
+    static let count = Option(integer: "count", in: 2...RecordLimit.positions, help: "N points evenly spaced by length, both ends included (a MultiPoint).")
+    static let densify = Option(number: "densify", valueName: "D", check: positive, help: "The path with points inserted so that no edge is longer than D metres.")
+    static let positive: @Sendable (Double) -> String? = { $0 > 0 ? nil : "a distance in metres greater than 0" }
+
+    public let stream: StreamConfiguration
     public let handler: InterpolateHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let given = ["fraction", "distance", "every", "count", "densify"].filter(arguments.has)
-        guard given.count == 1 else {
+        let modes: [(any OptionDeclaration, Mode?)] = [
+            (Interpolate.fraction, arguments[Interpolate.fraction].map(Mode.fraction)),
+            (Interpolate.distance, arguments[Interpolate.distance].map(Mode.distance)),
+            (Interpolate.every, arguments[Interpolate.every].map(Mode.every)),
+            (Interpolate.count, arguments[Interpolate.count].map(Mode.count)),
+            (Interpolate.densify, arguments[Interpolate.densify].map(Mode.densify)),
+        ]
+        let given = modes.filter { $0.1 != nil }
+        guard given.count == 1, let mode = given[0].1 else {
             throw UsageError(given.isEmpty ? "give one of --fraction, --distance, --every, --count or --densify"
-                                           : "--\(given[0]) and --\(given[1]) cannot be combined")
+                                           : "--\(given[0].0.spec.long) and --\(given[1].0.spec.long) cannot be combined")
         }
-        let mode: Mode
-        switch given[0] {
-        case "fraction":
-            let fraction = arguments.number("fraction")!
-            guard (0...1).contains(fraction) else { throw UsageError("--fraction takes a number from 0 to 1, not '\(arguments.value("fraction")!)'") }
-            mode = .fraction(fraction)
-        case "distance": mode = .distance(arguments.number("distance")!)
-        case "count": mode = .count(arguments.integer("count")!)
-        default:
-            let name = given[0]
-            let step = arguments.number(name)!
-            guard step > 0 else { throw UsageError("--\(name) takes a distance in metres greater than 0, not '\(arguments.value(name)!)'") }
-            mode = name == "every" ? .every(step) : .densify(step)
-        }
-        let format = PathOutput(arguments)
-        options = try StreamOptions(arguments, jsonOutput: format.isGeoJSON)
-        handler = InterpolateHandler(input: PathInput(arguments), output: format,
+        let format = try PathOutputFormat(arguments)
+        stream = try StreamOptions.configuration(arguments, jsonOutput: format.isGeoJSON)
+        handler = InterpolateHandler(input: try PathInputFormat(arguments), output: format,
                                      model: try GeodesyOptions.model(arguments), mode: mode)
     }
 }
 
 public struct InterpolateHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
-    let input: PathInput
-    let output: PathOutput
+    let input: PathInputFormat
+    let output: PathOutputFormat
     let model: EdgeModel
     let mode: Interpolate.Mode
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into out: RecordWriter) throws {
         try input.readFeatures(record) { feature in
             switch mode {
             case .densify(let step):
                 var budget = PositionBudget()
                 let geometry = try densified(feature.geometry, step, &budget)
                 try RecordLimit.check(Double(budget.total), "points",
-                                      advice: "use --densify \(formatNumber(minimumStep(budget.length))) or more for this record")
+                                      advice: "use --densify \(plainDecimal(minimumStep(budget.length))) or more for this record")
                 try out.write(feature, from: record, replacing: geometry, as: output)
             case .fraction, .distance:
                 let path = try singlePath(feature.geometry)
@@ -119,7 +115,7 @@ public struct InterpolateHandler: RecordHandler {
                 let path = try singlePath(feature.geometry)
                 let total = model.length(of: path)
                 try RecordLimit.check((total / step).rounded(.down) + 2, "points",
-                                      advice: "use --every \(formatNumber(minimumStep(total))) or more for this path")
+                                      advice: "use --every \(plainDecimal(minimumStep(total))) or more for this path")
                 var distances: [Double] = []
                 var k = 0.0
                 while k * step < total { distances.append(k * step); k += 1 }
@@ -136,14 +132,8 @@ public struct InterpolateHandler: RecordHandler {
 
     /// The path a point mode walks: a LineString, or a Point as a path of one point.
     func singlePath(_ geometry: Geometry?) throws -> Path {
-        let path: Path
-        switch geometry {
-        case .lineString(let line): path = line
-        case .point(let position): path = [position]
-        case nil: throw GeoJSONError("a null geometry has no path to interpolate along")
-        case .some(let other): throw GeoJSONError("interpolate walks a LineString, not a \(other.typeName) (--densify takes any geometry)")
-        }
-        guard !path.isEmpty else { throw GeoJSONError("an empty LineString has no point to interpolate") }
+        let path = try Geometry.walkablePath(of: geometry, "to interpolate along (--densify takes any geometry)")
+        guard !path.isEmpty else { throw BadRecord("an empty LineString has no point to interpolate") }
         try model.validate(path)
         return path
     }
@@ -155,7 +145,7 @@ public struct InterpolateHandler: RecordHandler {
         case .distance(let distance):
             let fromStart = distance < 0 ? total + distance : distance
             guard fromStart >= 0 && fromStart <= total else {
-                throw GeoJSONError("distance \(distance) m is beyond the path, which is \(total) m long")
+                throw BadRecord("distance \(number: distance) m is beyond the path, which is \(number: total) m long")
             }
             return fromStart
         default: preconditionFailure("not a single-point mode")

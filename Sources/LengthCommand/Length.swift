@@ -1,6 +1,8 @@
+import CommandKit
 import GeoCommandLine
 import Geodesy
 import GeoJSON
+import Geometry
 import Records
 
 /// `geo length`: the length of each path by --kind, GMSGeometryLength on the ellipsoid.
@@ -24,11 +26,7 @@ public struct Length: StreamingCommand {
         exactly 90 or -90 is a bad record there. With --sphere 6371009 the results are the Maps \
         SDK's own (San Francisco to New York: 4129091.998 m).
         """,
-        options: [
-            OptionSpec("field", value: .text, valueName: "NAME", default: "length_m",
-                       help: "The property the length goes in."),
-            OptionSpec("cumulative", help: "Also add properties.cumulative_m, the distance from the start at each vertex."),
-        ] + GeodesyOptions.options + PathInput.options + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [field, cumulative] + GeodesyOptions.options + PathInputFormat.options + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("geo decode routes.txt | geo length | jq .properties.length_m",
                     "Geodesic length of each route on WGS84, in metres."),
@@ -38,24 +36,32 @@ public struct Length: StreamingCommand {
                     "Rhumb-line lengths, with the distance travelled at each vertex."),
         ])
 
-    public let options: StreamOptions
+    static let field = Option(text: "field", valueName: "NAME", help: "The property the length goes in.")
+        .defaulting(to: "length_m")
+    static let cumulative = Flag("cumulative", help: "Also add properties.cumulative_m, the distance from the start at each vertex.")
+
+    public let stream: StreamConfiguration
     public let handler: LengthHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try StreamOptions(arguments, jsonOutput: true)
-        handler = LengthHandler(input: PathInput(arguments), model: try GeodesyOptions.model(arguments),
-                                field: arguments.value("field") ?? "length_m", cumulative: arguments.has("cumulative"))
+        stream = try StreamOptions.configuration(arguments, jsonOutput: true)
+        let field = arguments[Length.field], cumulative = arguments[Length.cumulative]
+        if cumulative && field == "cumulative_m" {
+            throw UsageError("--field cumulative_m --cumulative would write properties.cumulative_m twice: pick another --field")
+        }
+        handler = LengthHandler(input: try PathInputFormat(arguments), model: try GeodesyOptions.model(arguments),
+                                field: field, cumulative: cumulative)
     }
 }
 
 public struct LengthHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
-    let input: PathInput
+    let input: PathInputFormat
     let model: EdgeModel
     let field: String
     let cumulative: Bool
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try input.readFeatures(record) { feature in
             var added: [(String, JSONValue)] = [(field, .number(try length(of: feature.geometry)))]
             if cumulative { added.append(("cumulative_m", try cumulativeLengths(of: feature.geometry))) }

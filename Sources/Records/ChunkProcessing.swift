@@ -29,14 +29,14 @@ final class ChunkResult: @unchecked Sendable {
 /// tolerated; CRLF line ends are fine since CR is white space.
 struct ChunkProcessor: Sendable {
     let handler: any RecordHandler
-    let framing: StreamOptions.Framing
+    let framing: OutputFraming
     let decimals: Int?
     let strict: Bool
 
     func process(_ chunk: Chunk) -> ChunkResult {
         let result = ChunkResult(source: chunk.source, output: ByteBuffer(capacity: chunk.count * 2 + 256))
         result.bytes = chunk.count
-        let output = RecordOutput(buffer: result.output, framing: framing, decimals: decimals)
+        let output = RecordWriter(buffer: result.output, framing: framing, decimals: decimals)
         let base = UnsafePointer(chunk.bytes)
         if let spans = chunk.spans {
             for span in spans {
@@ -86,7 +86,7 @@ struct ChunkProcessor: Sendable {
     /// FeatureCollection on one line is tried again feature by feature, so that one bad feature
     /// rejects only itself.
     private func handle(_ record: UnsafeBufferPointer<UInt8>, line: Int, feature: Int?,
-                        _ output: RecordOutput, _ result: ChunkResult) {
+                        _ output: RecordWriter, _ result: ChunkResult) {
         let mark = result.output.count
         do {
             try handler.handle(record, into: output)
@@ -102,7 +102,7 @@ struct ChunkProcessor: Sendable {
     /// written, when the record is not a collection or every feature is fine alone (the problem
     /// is then the collection's, and the whole record is bad).
     private func handleFeatures(of record: UnsafeBufferPointer<UInt8>, line: Int,
-                                _ output: RecordOutput, _ result: ChunkResult) -> Bool {
+                                _ output: RecordWriter, _ result: ChunkResult) -> Bool {
         var spans: [RecordSpan] = []
         var splitter = DocumentSplitter()
         splitter.scan(record) { event in
@@ -139,7 +139,7 @@ extension RecordFailure {
 /// Runs `handler` over `bytes` as one whole input, in memory, as the streaming runner would (the
 /// same reader, framing, documents and error capture): for fuzzing and tests of record handlers.
 public func processInMemory(_ bytes: [UInt8], with handler: any RecordHandler,
-                            framing: StreamOptions.Framing = .lines) -> (output: [UInt8], failures: [(line: Int, message: String)]) {
+                            framing: OutputFraming = .lines) -> (output: [UInt8], failures: [(line: Int, message: String)]) {
     let reader = ChunkReader(memory: bytes, readsJSON: handler.readsJSON)
     let processor = ChunkProcessor(handler: handler, framing: framing, decimals: nil, strict: false)
     var output: [UInt8] = []

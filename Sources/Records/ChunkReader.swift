@@ -56,12 +56,6 @@ struct RecordSpan {
     var problem: String?
 }
 
-/// Why input stopped: a file that cannot be opened (exit 66) or a failed read (exit 74).
-struct InputFailure: Error {
-    var message: String
-    var status: Int32
-}
-
 let recordSeparator: UInt8 = 0x1E
 
 /// Cuts the input files, one after another, into chunks that end on a record boundary. A chunk is
@@ -129,20 +123,20 @@ final class ChunkReader {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
     /// Opens `path` for reading, or says why it cannot be (a directory counts as unreadable).
-    static func open(_ path: String) throws(InputFailure) -> Int32 {
+    static func open(_ path: String) throws(RunFailure) -> Int32 {
         if path == "-" { return 0 }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputFailure(message: "cannot open '\(path)': \(systemReason())", status: 66) }
+        guard fd >= 0 else { throw RunFailure("cannot open '\(path)': \(systemReason())", status: .noInput) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw InputFailure(message: "cannot read '\(path)': \(systemReason(EISDIR))", status: 66)
+            throw RunFailure("cannot read '\(path)': \(systemReason(EISDIR))", status: .noInput)
         }
         return fd
     }
 
     /// The next chunk, or nil when every input is read.
-    func next() throws(InputFailure) -> Chunk? {
+    func next() throws(RunFailure) -> Chunk? {
         if let (bytes, source) = literal {
             literal = nil
             let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
@@ -167,7 +161,7 @@ final class ChunkReader {
     }
 
     /// Reads until the buffer holds at least one delimiter (or the file ends); nil at end of file.
-    private func readChunk() throws(InputFailure) -> Chunk? {
+    private func readChunk() throws(RunFailure) -> Chunk? {
         if document != nil { return try readDocumentChunk() }
         var capacity = max(chunkSize, leftover.count * 2)
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -189,7 +183,7 @@ final class ChunkReader {
                 if errno == EINTR { continue }
                 let reason = systemReason()
                 buffer.deallocate()
-                throw InputFailure(message: "error reading '\(source)': \(reason)", status: 74)
+                throw RunFailure("error reading '\(source)': \(reason)", status: .ioError)
             }
             if got == 0 { atEnd = true }
             count += got
@@ -269,7 +263,7 @@ final class ChunkReader {
 
     /// Reads and splits the document until a chunk's worth of records is found or it ends; nil
     /// when it has ended and every record has been returned.
-    private func readDocumentChunk() throws(InputFailure) -> Chunk? {
+    private func readDocumentChunk() throws(RunFailure) -> Chunk? {
         let output = ByteBuffer(capacity: chunkSize + 4096)
         var spans: [RecordSpan] = []
         while output.count < chunkSize {
@@ -289,7 +283,7 @@ final class ChunkReader {
                 } while got < 0 && errno == EINTR
                 if got < 0 {
                     let reason = systemReason()
-                    throw InputFailure(message: "error reading '\(source)': \(reason)", status: 74)
+                    throw RunFailure("error reading '\(source)': \(reason)", status: .ioError)
                 }
                 state.store.removeLast(chunkSize - got)
                 bytesRead += got

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 
 /// `geo decode: 1,204,000 records  512.0 MB  180.3 MB/s` on standard error, redrawn in place at
 /// most five times a second. Only when asked for or when stderr is a terminal; never on stdout.
@@ -38,7 +39,7 @@ final class ProgressLine {
         let elapsed = max(time - start, 1e-9)
         let megabytes = Double(bytes) / 1e6
         let rate = megabytes / elapsed
-        let line = "geo \(command): \(grouped(records)) records  \(oneDecimal(megabytes)) MB  \(oneDecimal(rate)) MB/s"
+        let line = "geo \(command): \(count: records) records  \(oneDecimal(megabytes)) MB  \(oneDecimal(rate)) MB/s"
         printError(redraw ? "\r\u{1B}[K" + line : line + "\n")
         drawn = redraw
     }
@@ -54,13 +55,6 @@ final class ProgressLine {
         draw(ProgressLine.now())
         if redraw { printError("\n") }
     }
-}
-
-func grouped(_ value: Int) -> String {
-    var digits = Array(String(value))
-    var index = digits.count - 3
-    while index > 0 { digits.insert(",", at: index); index -= 3 }
-    return String(digits)
 }
 
 func oneDecimal(_ value: Double) -> String {

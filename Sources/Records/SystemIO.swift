@@ -34,14 +34,14 @@ func systemReason(_ code: Int32 = errno) -> String { String(cString: strerror(co
 
 /// Writes text meant for standard output (help, version, listings) and says how that went:
 /// 0, or 74 with a message when the write fails (`geo --help > /dev/full`).
-public func printOutput(_ text: String) -> Int32 {
+public func printOutput(_ text: String) -> ExitCode {
     var text = text
     let failure: WriteFailure? = text.withUTF8 { bytes in
         do throws(WriteFailure) { try writeAll(1, bytes) } catch { return error }
         return nil
     }
-    guard let failure else { return 0 }
-    if failure.errno == EPIPE { return 141 }
+    guard let failure else { return .success }
+    if failure.errno == EPIPE { return .brokenPipe }
     printError("geo: cannot write standard output: \(failure.reason)\n")
-    return 74
+    return .ioError
 }

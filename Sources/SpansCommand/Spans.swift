@@ -1,6 +1,8 @@
+import CommandKit
 import GeoCommandLine
 import Geodesy
 import GeoJSON
+import Geometry
 import Records
 
 /// `geo spans`: GMSStyleSpans and GMSPolyline.spans, on the ellipsoid, and pieces to draw.
@@ -35,14 +37,8 @@ public struct Spans: StreamingCommand {
         piece carrying the interpolated colours at its ends as stroke and stroke-end. A path with \
         no spans (one point, or no length) is written whole with an empty properties.spans.
         """,
-        options: [
-            OptionSpec("style", value: .text, valueName: "STYLE", repeatable: true, suggestions: namedColours.keys.sorted(), help: "A pattern style: a colour or gradient(FROM,TO)."),
-            OptionSpec("length", value: .number, valueName: "L", repeatable: true, help: "A pattern length in metres."),
-            OptionSpec("offset", value: .number, valueName: "X", default: "0", help: "Skip X metres of pattern first (GMSStyleSpansOffset)."),
-            OptionSpec("span", value: .text, valueName: "STYLE[:SEGMENTS]", repeatable: true, help: "An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1)."),
-            OptionSpec("split", help: "Output one LineString Feature per span piece, with simplestyle stroke properties."),
-            OptionSpec("width", value: .number, valueName: "W", help: "With --split: stroke-width of every piece."),
-        ] + GeodesyOptions.options + PathInput.options + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
+        options: [style, length, offset, span, split, width] + GeodesyOptions.options + PathInputFormat.options
+            + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("geo spans --style white --style black --length 100000 --length 50000 --sphere 6371009 route.ndjson",
                     "Alternating white and black every 100 km and 50 km, as GMSStyleSpans computes it."),
@@ -50,79 +46,84 @@ public struct Spans: StreamingCommand {
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
         ])
 
-    public let options: StreamOptions
+    /// A style as given and as parsed.
+    typealias NamedStyle = (name: String, style: Style)
+
+    static let style = Option(custom: "style", valueName: "STYLE", suggestions: namedColours.keys.sorted(),
+                              help: "A pattern style: a colour or gradient(FROM,TO).", parse: parseStyle).repeatable()
+    static let length = Option(number: "length", valueName: "L", check: { $0 >= 0 ? nil : "a length that is not negative" },
+                               help: "A pattern length in metres.").repeatable()
+    static let offset = Option(number: "offset", valueName: "X", help: "Skip X metres of pattern first (GMSStyleSpansOffset).")
+        .defaulting(to: 0)
+    static let span = Option(custom: "span", valueName: "STYLE[:SEGMENTS]",
+                             help: "An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1).", parse: parseSpan).repeatable()
+    static let split = Flag("split", help: "Output one LineString Feature per span piece, with simplestyle stroke properties.")
+    static let width = Option(number: "width", valueName: "W", check: { $0 >= 0 ? nil : "a stroke width that is not negative" },
+                              help: "With --split: stroke-width of every piece.")
+
+    @Sendable static func parseStyle(_ text: String) throws(UsageError) -> NamedStyle {
+        guard let style = Style(text) else {
+            throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A) or gradient(FROM,TO)")
+        }
+        return (text, style)
+    }
+
+    /// `STYLE[:SEGMENTS]`: the style may itself hold a colon-free gradient(...); SEGMENTS follows
+    /// the last colon.
+    @Sendable static func parseSpan(_ text: String) throws(UsageError) -> (name: String, style: Style, segments: Double) {
+        var name = text
+        var segments = 1.0
+        if let colon = text.lastIndex(of: ":"), !text[colon...].contains(")") {
+            name = String(text[..<colon])
+            guard let count = Double(text[text.index(after: colon)...]), count.isFinite, count > 0 else {
+                throw UsageError("--span \(text): SEGMENTS must be a number greater than 0")
+            }
+            segments = count
+        }
+        let (_, style) = try parseStyle(name)
+        return (name, style, segments)
+    }
+
+    public let stream: StreamConfiguration
     public let handler: SpansHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try StreamOptions(arguments, jsonOutput: true)
-        func style(_ text: String) throws(UsageError) -> Style {
-            guard let style = Style(text) else {
-                throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA or gradient(FROM,TO)")
-            }
-            return style
-        }
+        stream = try StreamOptions.configuration(arguments, jsonOutput: true)
         let request: SpanRequest
-        let explicit = arguments.all("span")
+        let explicit = arguments.all(Spans.span)
         if !explicit.isEmpty {
-            if arguments.has("style") || arguments.has("length") || arguments.has("offset") {
+            if arguments.has(Spans.style) || arguments.has(Spans.length) || arguments.has(Spans.offset) {
                 throw UsageError("--span cannot be combined with --style, --length or --offset")
             }
-            var spans: [(name: String, style: Style, segments: Double)] = []
-            for text in explicit {
-                // The style may itself hold a colon-free gradient(...); SEGMENTS follows the last colon.
-                var name = text
-                var segments = 1.0
-                if let colon = text.lastIndex(of: ":"), !text[colon...].contains(")") {
-                    name = String(text[..<colon])
-                    guard let count = Double(text[text.index(after: colon)...]), count.isFinite, count > 0 else {
-                        throw UsageError("--span \(text): SEGMENTS must be a number greater than 0")
-                    }
-                    segments = count
-                }
-                spans.append((name, try style(name), segments))
-            }
-            request = .explicit(spans)
+            request = .explicit(explicit)
         } else {
-            let styles = arguments.all("style")
-            let lengths = arguments.all("length").compactMap(Double.init)
+            let styles = arguments.all(Spans.style), lengths = arguments.all(Spans.length)
             guard !styles.isEmpty, !lengths.isEmpty else {
                 throw UsageError("give --style and --length (a pattern), or --span (explicit spans)")
             }
-            if let bad = arguments.all("length").first(where: { (Double($0) ?? 0) < 0 }) {
-                throw UsageError("--length \(bad): lengths cannot be negative")
-            }
             // Zero-length elements are the SDK's too, but a pattern of no length covers nothing.
             guard lengths.contains(where: { $0 > 0 }) else {
-                throw UsageError("--length \(arguments.all("length").joined(separator: " --length ")): the pattern has no length; give a length greater than 0")
+                throw UsageError("--length: the pattern has no length; give a length greater than 0")
             }
-            var parsed: [(name: String, style: Style)] = []
-            for text in styles { parsed.append((text, try style(text))) }
-            request = .pattern(styles: parsed, lengths: lengths, offset: arguments.number("offset") ?? 0)
+            request = .pattern(styles: styles, lengths: lengths, offset: arguments[Spans.offset])
         }
-        if arguments.has("width") && !arguments.has("split") { throw UsageError("--width goes with --split") }
-        if let width = arguments.number("width"), width < 0 { throw UsageError("--width \(arguments.value("width")!): a stroke width cannot be negative") }
-        handler = SpansHandler(input: PathInput(arguments), model: try GeodesyOptions.model(arguments), request: request,
-                               split: arguments.has("split"), width: arguments.number("width"))
+        if arguments.has(Spans.width) && !arguments[Spans.split] { throw UsageError("--width goes with --split") }
+        handler = SpansHandler(input: try PathInputFormat(arguments), model: try GeodesyOptions.model(arguments), request: request,
+                               split: arguments[Spans.split], width: arguments[Spans.width])
     }
 }
 
 public struct SpansHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
-    let input: PathInput
+    let input: PathInputFormat
     let model: EdgeModel
     let request: SpanRequest
     let split: Bool
     let width: Double?
 
-    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+    public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try input.readFeatures(record) { feature in
-            let path: Path
-            switch feature.geometry {
-            case .lineString(let line): path = line
-            case .point(let point): path = [point]
-            case nil: throw GeoJSONError("a null geometry has no path for spans")
-            case .some(let other): throw GeoJSONError("spans run along a LineString, not a \(other.typeName)")
-            }
+            let path = try Geometry.walkablePath(of: feature.geometry, "for spans to run along")
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
             try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,

@@ -1,16 +1,17 @@
+import GeoCommandLine
+
 /// A GMSStrokeStyle: a solid colour, or a gradient from one colour to another across its span.
 public enum Style: Equatable, Sendable {
     case solid(Colour)
     case gradient(Colour, Colour)
 
-    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `gradient(FROM,TO)` (names case-insensitive).
+    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `rgba(R,G,B,A)`, `gradient(FROM,TO)` (names and
+    /// function names case-insensitive).
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: " ")
-        let lower = trimmed.lowercased()
-        if lower.hasPrefix("gradient(") && lower.hasSuffix(")") {
-            let inner = trimmed.dropFirst("gradient(".count).dropLast()
-            let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let from = Colour(String(parts[0])), let to = Colour(String(parts[1])) else { return nil }
+        let trimmed = text.trimmed()
+        if let inner = functionArguments(trimmed, "gradient") {
+            let parts = splitTopLevel(inner)
+            guard parts.count == 2, let from = Colour(parts[0]), let to = Colour(parts[1]) else { return nil }
             self = .gradient(from, to)
             return
         }
@@ -31,7 +32,15 @@ public struct Colour: Equatable, Sendable {
     }
 
     public init?(_ text: String) {
-        let text = text.trimmingCharacters(in: " ")
+        let text = text.trimmed()
+        if let inner = functionArguments(text, "rgba") {
+            // UIColor's components: four numbers from 0 to 1.
+            let parts = splitTopLevel(inner).compactMap { Double($0.trimmed()) }
+            guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
+            let bytes = parts.map { UInt8(($0 * 255).rounded()) }
+            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes[3])
+            return
+        }
         if text.hasPrefix("#") {
             let digits = Array(text.dropFirst())
             guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
@@ -59,13 +68,29 @@ public struct Colour: Equatable, Sendable {
     }
 }
 
-extension String {
-    func trimmingCharacters(in character: Character) -> String {
-        var text = Substring(self)
-        while text.first == character { text.removeFirst() }
-        while text.last == character { text.removeLast() }
-        return String(text)
+/// The text between the parentheses of `name(...)`, or nil when `text` is not that call.
+func functionArguments(_ text: String, _ name: String) -> String? {
+    guard text.lowercased().hasPrefix(name + "("), text.hasSuffix(")") else { return nil }
+    return String(text.dropFirst(name.count + 1).dropLast())
+}
+
+/// Splits at the commas outside parentheses: `rgba(1,0,0,1),blue` → two parts.
+func splitTopLevel(_ text: String) -> [String] {
+    var parts: [String] = [], current = "", depth = 0
+    for character in text {
+        switch character {
+        case "(": depth += 1
+        case ")": depth -= 1
+        case "," where depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        default: break
+        }
+        current.append(character)
     }
+    parts.append(current)
+    return parts
 }
 
 /// UIKit's named colours (the Maps SDK's examples use them: UIColor.redColor, ...), then common

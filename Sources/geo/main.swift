@@ -3,4 +3,4 @@ import Glibc
 #endif
 import GeoDispatcher
 
-exit(Dispatcher.main(Array(CommandLine.arguments.dropFirst())))
+exit(Dispatcher.main(Array(CommandLine.arguments.dropFirst())).rawValue)

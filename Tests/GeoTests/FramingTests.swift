@@ -6,7 +6,8 @@ final class FramingTests: XCTestCase {
     /// Echoes each record as `line<TAB>record`, and rejects records that say "bad".
     struct Echo: RecordHandler {
         struct Bad: Error, CustomStringConvertible { var description: String { "bad record" } }
-        func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordOutput) throws {
+        var readsJSON: Bool { false }
+        func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
             if String(decoding: record, as: UTF8.self) == "bad" { throw Bad() }
             output.beginRecord()
             output.buffer.append(record)
@@ -18,7 +19,7 @@ final class FramingTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("geo-framing-\(UUID()).txt").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let reader = ChunkReader(paths: [path], chunkSize: chunkSize)
+        let reader = ChunkReader(paths: [path], readsJSON: false, chunkSize: chunkSize)
         let processor = ChunkProcessor(handler: Echo(), framing: .lines, decimals: nil, strict: false)
         var output = ""
         var failures: [Int] = []
@@ -62,7 +63,7 @@ final class FramingTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let processor = ChunkProcessor(handler: Echo(), framing: .lines, decimals: nil, strict: false)
-        let pipeline = OrderedPipeline(reader: ChunkReader(paths: [path], chunkSize: 100), processor: processor, workers: 4)
+        let pipeline = OrderedPipeline(reader: ChunkReader(paths: [path], readsJSON: false, chunkSize: 100), processor: processor, workers: 4)
         var output = ""
         var failures: [Int] = []
         while let item = pipeline.nextResult() {

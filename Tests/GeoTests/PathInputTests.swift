@@ -1,10 +1,10 @@
 import XCTest
-@testable import GeoJSON
-@testable import Records
+@testable import CommandKit
+import Geometry
 
 /// `--from polyline` records, as every path-consuming command reads them.
 final class PathInputTests: XCTestCase {
-    func features(_ line: String, _ input: PathInput) throws -> [Geometry?] {
+    func features(_ line: String, _ input: PathInputFormat) throws -> [Geometry?] {
         var line = line
         return try line.withUTF8 { bytes in
             var geometries: [Geometry?] = []
@@ -31,6 +31,14 @@ final class PathInputTests: XCTestCase {
         XCTAssertThrowsError(try features("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", .polyline(precision: 5))) { error in
             XCTAssertTrue("\(error)".contains("is --precision 5 right?"), "\(error)")
         }
+    }
+
+    func testTextLinesAreLatitudeFirst() throws {
+        XCTAssertEqual(try features("51.5,-0.12  48.85,2.35", .text),
+                       [.lineString([Position(longitude: -0.12, latitude: 51.5), Position(longitude: 2.35, latitude: 48.85)])])
+        XCTAssertEqual(try features("51.5,-0.12", .text), [.point(Position(longitude: -0.12, latitude: 51.5))])
+        XCTAssertThrowsError(try features("51.5;-0.12", .text))
+        XCTAssertThrowsError(try features("95,1", .text))
     }
 
     func testGeoJSONIsTheDefault() throws {

@@ -615,7 +615,7 @@ def test_to_polyline_is_the_uncut_ring(polyline, centre, radius, n):
     verts = [v for v, _ in uncut]
     for prec in (5, 6):
         rc, out, err = run([CMD] + [str(a) for a in base] + ["--to", "polyline",
-                                                             "--precision", str(prec)])
+                                                             "--to-precision", str(prec)])
         assert rc == 0, err
         lines = out.decode().splitlines()
         assert len(lines) == 1

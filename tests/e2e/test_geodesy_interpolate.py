@@ -634,8 +634,9 @@ def test_to_polyline_decodes_to_the_same_points(polyline, long_paths):
     paths = [[[wrap_lon(q[0]), q[1]] for q in p] for p in long_paths[:30]]
     for args in (["--fraction", "0.4"], ["--count", "5"], ["--densify", "900000"], ["--every", "2000000"]):
         for prec, tol in ((None, 1e-5), ("6", 1e-6)):
-            extra = ["-p", prec] if prec else []
-            geo_json = _geo_kind(args + extra, "geodesic", path_records(paths))
+            # --to-precision: the output's precision (--precision is the input's).
+            extra = ["--to-precision", prec] if prec else []
+            geo_json = _geo_kind(args, "geodesic", path_records(paths))
             rc, out, err = run(["interpolate"] + args + extra + ["--to", "polyline"], ndjson(path_records(paths)))
             assert (rc, err) == (0, "")
             lines = out.decode().splitlines()

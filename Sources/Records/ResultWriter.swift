@@ -1,14 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoCommandLine
 import JSONBytes
 
-/// The writing end of a run: output in order, framing, error reports, rejects, progress, and the
-/// exit status. Every write is checked; a full disk is exit 74, never silent loss.
-final class OutputSink {
+/// The writing end of a run: writes the chunks' results in order (framed), reports their bad
+/// records and keeps them in the rejects file, draws progress, and decides the exit status.
+/// Every write is checked; a full disk is exit 74, never silent loss.
+final class ResultWriter {
     let command: String
-    let options: StreamOptions
+    let options: StreamConfiguration
     private let fd: Int32
     private let outputName: String
     private var rejectsFD: Int32 = -1
@@ -16,56 +16,58 @@ final class OutputSink {
     private var wroteRecord = false
     private var failures = 0
     private var progress: ProgressLine?
+    /// A write failed: nothing more can be written (not even the framing's end).
+    private(set) var broken = false
 
-    init(command: String, options: StreamOptions) throws(InputFailure) {
+    init(command: String, options: StreamConfiguration) throws(RunFailure) {
         self.command = command
         self.options = options
         if let path = options.output {
-            fd = OutputSink.create(path)
-            guard fd >= 0 else { throw InputFailure(message: "cannot create '\(path)': \(systemReason())", status: ExitCode.cannotCreate) }
+            fd = ResultWriter.create(path)
+            guard fd >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
             outputName = path
         } else {
             fd = 1
             outputName = "standard output"
         }
         if let path = options.rejects {
-            rejectsFD = path == "-" ? 1 : OutputSink.create(path)
-            guard rejectsFD >= 0 else { throw InputFailure(message: "cannot create '\(path)': \(systemReason())", status: ExitCode.cannotCreate) }
+            rejectsFD = path == "-" ? 1 : ResultWriter.create(path)
+            guard rejectsFD >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
         }
         if options.progress { progress = ProgressLine(command: command, redraw: isatty(2) != 0) }
     }
 
-    /// Opens the output's framing; a status means stop now.
-    func start() -> Int32? {
-        options.framing == .collection ? write("{\"type\":\"FeatureCollection\",\"features\":[\n") : nil
+    /// Opens the output's framing.
+    func start() throws(RunFailure) {
+        if options.framing == .collection { try write("{\"type\":\"FeatureCollection\",\"features\":[\n") }
     }
 
     static func create(_ path: String) -> Int32 {
         open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
     }
 
-    /// Writes one chunk's output and reports its bad records; a status means stop now.
-    func consume(_ result: ChunkResult, bytesRead: Int) -> Int32? {
+    /// Writes one chunk's output and reports its bad records; false: stop now (`--strict`).
+    func consume(_ result: ChunkResult, bytesRead: Int) throws(RunFailure) -> Bool {
         var output = result.output.bytes
         if options.framing == .collection && !wroteRecord && output.count > 0 {
             output = UnsafeBufferPointer(rebasing: output.dropFirst())  // the first record's comma
         }
         if output.count > 0 {
             wroteRecord = true
-            if let status = write(output) { return status }
+            try write(output)
         }
         for failure in result.failures {
             failures += 1
             progress?.clear()
             printError("geo \(command): \(result.source):\(failure.line): \(failure.message)\n")
-            if rejectsFD >= 0, let status = reject(failure, source: result.source) { return status }
-            if options.strict { return finish() }
+            if rejectsFD >= 0 { try reject(failure, source: result.source) }
+            if options.strict { return false }
         }
         progress?.update(records: result.records, bytes: bytesRead)
-        return nil
+        return true
     }
 
-    private func reject(_ failure: RecordFailure, source: String) -> Int32? {
+    private func reject(_ failure: RecordFailure, source: String) throws(RunFailure) {
         rejects.removeAll()
         rejects.append("{\"source\":")
         rejects.appendJSONString(source)
@@ -77,64 +79,53 @@ final class OutputSink {
         failure.input.withUnsafeBufferPointer { rejects.appendJSONString($0) }
         rejects.append("}\n")
         do { try writeAll(rejectsFD, rejects.bytes) } catch {
-            printError("geo \(command): cannot write '\(options.rejects!)': \(error.reason)\n")
-            return ExitCode.ioError
+            broken = true
+            throw RunFailure("cannot write '\(options.rejects!)': \(error.reason)", status: .ioError)
         }
-        return nil
     }
 
-    /// An input that failed mid-run: what was written stays written, then the input's status.
-    func fail(_ error: InputFailure) -> Int32 {
-        progress?.clear()
-        printError("geo \(command): \(error.message)\n")
-        _ = finish()
-        return error.status
-    }
+    /// Erases the progress line so that a message starts on a clean line.
+    func clearProgress() { progress?.clear() }
 
     /// Closes the framing, flushes, checks, and returns the run's exit status.
-    func finish() -> Int32 {
+    func finish() throws(RunFailure) -> ExitCode {
         progress?.finish()
-        if options.framing == .collection {
-            if let status = write(wroteRecord ? "\n]}\n" : "]}\n") { return status }
-        }
+        if options.framing == .collection { try write(wroteRecord ? "\n]}\n" : "]}\n") }
         if fd != 1 && close(fd) != 0 {
-            printError("geo \(command): cannot write \(outputName): \(systemReason())\n")
-            return ExitCode.ioError
+            broken = true
+            throw RunFailure("cannot write \(outputName): \(systemReason())", status: .ioError)
         }
         if rejectsFD > 1 {
             if close(rejectsFD) != 0 {
-                printError("geo \(command): cannot write '\(options.rejects!)': \(systemReason())\n")
-                return ExitCode.ioError
+                throw RunFailure("cannot write '\(options.rejects!)': \(systemReason())", status: .ioError)
             }
             // No bad record, no rejects file: parallel workers leave none behind for nothing.
             if failures == 0 { unlink(options.rejects!) }
         }
-        return failures > 0 ? ExitCode.dataError : ExitCode.success
+        return failures > 0 ? .dataError : .success
     }
 
-    private func write(_ text: StaticString) -> Int32? {
-        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    private func write(_ text: StaticString) throws(RunFailure) {
+        try write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes whole records. A signal that would end geo waits until the write is done (see
     /// SignalGuard), and a write that fails part way (a full disk) is cut back to the last whole
     /// record, so an output file never ends in half a record.
-    private func write(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunFailure) {
         let start = lseek(fd, 0, SEEK_CUR)  // -1 for pipes and terminals: nothing to cut back
         SignalGuard.writing = 1
         defer { SignalGuard.finishedWriting() }
         do { try writeAll(fd, bytes) } catch {
             // A reader that went away (`| head -1`) is not an error: stop quietly (SPEC §3).
-            if error.errno == EPIPE { exit(ExitCode.brokenPipe) }
+            if error.errno == EPIPE { exit(ExitCode.brokenPipe.rawValue) }
             if start >= 0, let lastWhole = lastIndex(of: UInt8(ascii: "\n"), in: UnsafeMutablePointer(mutating: bytes.baseAddress!), error.written) {
                 _ = ftruncate(fd, start + off_t(lastWhole + 1))
             } else if start >= 0 {
                 _ = ftruncate(fd, start)
             }
-            progress?.clear()
-            printError("geo \(command): cannot write \(outputName): \(error.reason)\n")
-            return ExitCode.ioError
+            broken = true
+            throw RunFailure("cannot write \(outputName): \(error.reason)", status: .ioError)
         }
-        return nil
     }
 }

@@ -1,0 +1,112 @@
+import GeoCommandLine
+import GeoJSON
+import Geometry
+import JSONBytes
+import Polyline
+
+/// How path-consuming commands read their records: GeoJSON (default); with `--from polyline`
+/// one encoded polyline per line (raw or as a JSON string literal); with `--from text` one path
+/// per line as `LAT,LNG LAT,LNG ...`, what `geo decode --to text` writes.
+public enum PathInputFormat: Sendable, Equatable {
+    case geoJSON
+    case polyline(precision: Int)
+    case text
+
+    public enum Name: String, CaseIterable, Sendable { case geojson, polyline, text }
+
+    public static let from = Option(choice: "from", of: Name.self, help: "Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes).")
+        .defaulting(to: .geojson)
+    /// The precision of polylines read (decode's, and --from polyline's).
+    public static let precision = Option(integer: "precision", short: "p", in: Polyline.precisions, help: "Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6).")
+        .defaulting(to: 5)
+    public static let options: [any OptionDeclaration] = [from, precision]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        switch arguments[PathInputFormat.from] {
+        case .geojson: self = .geoJSON
+        case .polyline: self = .polyline(precision: arguments[PathInputFormat.precision])
+        case .text: self = .text
+        }
+        if arguments.has(PathInputFormat.precision) && arguments[PathInputFormat.from] != .polyline {
+            throw UsageError("--precision is the precision of the polylines read: it goes with --from polyline")
+        }
+    }
+
+    /// The records are GeoJSON texts (not polyline or text lines).
+    public var readsJSON: Bool { self == .geoJSON }
+
+    /// Calls `body` with each Feature in the record.
+    @inline(__always)
+    public func readFeatures(_ record: UnsafeBufferPointer<UInt8>, _ body: (Feature) throws -> Void) throws {
+        switch self {
+        case .geoJSON:
+            try GeoJSONReader.readFeatures(record, body)
+        case .polyline(let precision):
+            try body(Feature(geometry: .path(try PathInputFormat.path(ofPolylineRecord: record, precision: precision))))
+        case .text:
+            try body(Feature(geometry: .path(try PathInputFormat.path(ofTextRecord: record))))
+        }
+    }
+
+    /// Decodes a raw polyline, or a JSON string literal holding one.
+    public static func path(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> Path {
+        if record.first == UInt8(ascii: "\"") {
+            var scanner = JSONScanner(record)
+            let token = try scanner.string()
+            try scanner.expectEnd()
+            if !token.hasEscapes {
+                return try decodePath(UnsafeBufferPointer(rebasing: record[token.content]), precision: precision)
+            }
+            var text = scanner.text(token)
+            return try text.withUTF8 { try decodePath($0, precision: precision) }
+        }
+        return try decodePath(record, precision: precision)
+    }
+
+    /// Decodes polyline bytes to positions, each coordinate `integer / 10^precision`.
+    @inline(__always)
+    public static func decodePath(_ text: UnsafeBufferPointer<UInt8>, precision: Int) throws -> Path {
+        var path = Path()
+        path.reserveCapacity(text.count / 4)
+        let factor = Polyline.scale(precision)
+        var outOfRange: Int64?
+        try Polyline.decode(text) { latitude, longitude in
+            if latitude.magnitude > 90 * UInt64(factor) && outOfRange == nil { outOfRange = latitude }
+            path.append(Position(longitude: Double(longitude) / factor, latitude: Double(latitude) / factor))
+        }
+        if let outOfRange {
+            throw BadRecord("decoded latitude \(number: Double(outOfRange) / factor) is outside [-90, 90] (is --precision \(precision) right?)")
+        }
+        return path
+    }
+
+    /// `51.5,-0.12 48.85,2.35`: pairs of latitude and longitude separated by white space.
+    public static func path(ofTextRecord record: UnsafeBufferPointer<UInt8>) throws -> Path {
+        var path = Path()
+        var index = 0
+        while index < record.count {
+            while index < record.count && (record[index] == 0x20 || record[index] == 0x09) { index += 1 }
+            guard index < record.count else { break }
+            let start = index
+            while index < record.count && record[index] != 0x20 && record[index] != 0x09 { index += 1 }
+            let pair = UnsafeBufferPointer(rebasing: record[start..<index])
+            guard let comma = pair.firstIndex(of: UInt8(ascii: ",")),
+                  let latitude = plainNumber(UnsafeBufferPointer(rebasing: pair[..<comma])),
+                  let longitude = plainNumber(UnsafeBufferPointer(rebasing: pair[(comma + 1)...])) else {
+                throw BadRecord("'\(String(decoding: pair, as: UTF8.self))' (position \(path.count + 1)) is not LAT,LNG: text paths are lines of LAT,LNG pairs separated by spaces")
+            }
+            guard (-90...90).contains(latitude) else {
+                throw BadRecord("latitude \(number: latitude) (position \(path.count + 1)) is outside [-90, 90] (text paths are LAT,LNG)")
+            }
+            path.append(Position(longitude: longitude, latitude: latitude))
+        }
+        return path
+    }
+
+    /// A finite JSON number, the whole of `text`.
+    static func plainNumber(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var scanner = JSONScanner(text)
+        guard let value = try? scanner.number(), (try? scanner.expectEnd()) != nil, value.isFinite else { return nil }
+        return value
+    }
+}

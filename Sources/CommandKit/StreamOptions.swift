@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoCommandLine
+import Records
+
+/// The options every streaming command shares (docs/records.md), declared once and composed into
+/// each command's description; `configuration` reads them into the engine's StreamConfiguration.
+public enum StreamOptions {
+    public static let output = Option(file: "output", short: "o", help: "Write to FILE instead of standard output (- is standard output). FILE may not be one of the inputs: geo streams, and would empty it before reading it.")
+    public static let strict = Flag("strict", help: "Stop at the first bad record (exit 65) instead of reporting it and going on.")
+    public static let rejects = Option(file: "rejects", help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE). In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %.")
+    public static let jobs = Option(integer: "jobs", short: "j", in: 1...1024, help: "Process records on N threads; output stays in input order.")
+        .defaulting(to: availableCores(), shown: "all cores")
+    public static let quiet = Flag("quiet", short: "q", help: "Never show the progress line.")
+    public static let progress = Flag("progress", help: "Show the progress line on standard error even when it is not a terminal.")
+    public static let rs = Flag("rs", help: "Write RFC 8142 GeoJSON text sequences: an RS byte (0x1E) before each record.")
+    public static let collection = Flag("collection", help: "Wrap the output in one FeatureCollection (a single JSON document).")
+    /// For commands that print coordinates they compute or decode.
+    public static let digits = Option(integer: "digits", in: 0...17, help: "Round output coordinates to N decimals (half away from zero); default: the shortest digits that read back exactly.")
+
+    /// Reading, error handling, parallelism and progress: every streaming command.
+    public static let common: [any OptionDeclaration] = [output, strict, rejects, jobs, quiet, progress]
+    /// Framing of GeoJSON output.
+    public static let geoJSONFraming: [any OptionDeclaration] = [rs, collection]
+
+    /// Reads the shared options. `jsonOutput` says whether the command writes GeoJSON this time
+    /// (a text-mode output takes no `--rs` or `--collection`).
+    public static func configuration(_ arguments: ParsedArguments, jsonOutput: Bool) throws(UsageError) -> StreamConfiguration {
+        var stream = StreamConfiguration()
+        stream.inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
+        // `-o -` is standard output, not a file named "-" (as for inputs).
+        stream.output = arguments[output].flatMap { $0 == "-" ? nil : $0 }
+        stream.strict = arguments[strict]
+        stream.rejects = try arguments[rejects].map(expandTemplate)
+        if stream.rejects == "-" && stream.output == nil {
+            throw UsageError("--rejects - writes bad records to standard output, where the output goes too: give -o FILE")
+        }
+        if let output = stream.output, stream.rejects == output { throw UsageError("--rejects and --output name the same file") }
+        stream.jobs = arguments[jobs]
+        stream.decimals = arguments.declares(digits) ? arguments[digits] : nil
+        let rs = arguments.declares(rs) && arguments[rs], collection = arguments.declares(collection) && arguments[collection]
+        if rs && collection { throw UsageError("--rs and --collection cannot be combined") }
+        if !jsonOutput && (rs || collection) {
+            throw UsageError("--\(rs ? "rs" : "collection") applies to GeoJSON output only")
+        }
+        stream.framing = rs ? .recordSeparators : collection ? .collection : .lines
+        if arguments[quiet] && arguments[progress] { throw UsageError("--quiet and --progress cannot be combined") }
+        stream.progress = arguments[quiet] ? false : arguments[progress] ? true : isatty(2) != 0
+        return stream
+    }
+
+    /// `rejects-%h-%p.ndjson` → `rejects-node7-4242.ndjson`: a file per worker process.
+    static func expandTemplate(_ template: String) throws(UsageError) -> String {
+        var result = ""
+        var characters = template.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { result.append(character); continue }
+            switch characters.next() {
+            case "p": result += String(getpid())
+            case "h": result += hostName()
+            case "%": result += "%"
+            case let other:
+                throw UsageError("'%\(other.map(String.init) ?? "")' in '\(template)': use %p (process id), %h (host name) or %%")
+            }
+        }
+        return result
+    }
+
+    static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+func availableCores() -> Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}

@@ -1,0 +1,26 @@
+/// What a streaming run reads and writes and how (SPEC-level behaviour in docs/records.md);
+/// filled in from the command line by CommandKit's `StreamOptions`.
+public struct StreamConfiguration: Sendable {
+    /// Input files; "-" is standard input.
+    public var inputs: [String] = ["-"]
+    /// nil: standard output.
+    public var output: String? = nil
+    /// Stop at the first bad record.
+    public var strict = false
+    /// Where bad records are kept; "-" is standard output (only when `output` is a file).
+    public var rejects: String? = nil
+    /// Worker threads; 1 processes on the reading thread.
+    public var jobs = 1
+    public var framing = OutputFraming.lines
+    /// `--digits`: output coordinates rounded to this many decimals.
+    public var decimals: Int? = nil
+    /// Show the progress line.
+    public var progress = false
+
+    public init() {}
+}
+
+/// How output records are framed: one per line, RFC 8142 sequences, or one FeatureCollection.
+public enum OutputFraming: Sendable, Equatable {
+    case lines, recordSeparators, collection
+}

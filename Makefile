@@ -63,7 +63,7 @@ unit-test:
 	$(SWIFT) test --disable-swift-testing
 
 e2e-test:
-	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q tests/e2e
+	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q Tests/EndToEnd
 
 ## fuzz-smoke: each libFuzzer harness for 15 s (fuzz/run.sh SECONDS for longer runs)
 fuzz-smoke:
@@ -76,7 +76,7 @@ sanitize:
 	$(SWIFT) build -c release --sanitize address --product geo --build-path .build/asan
 	$(SWIFT) build -c release --sanitize address --product geo-fuzz --build-path .build/asan
 	GEO_BIN="$$($(SWIFT) build -c release --build-path .build/asan --show-bin-path)/geo" ASAN_OPTIONS=detect_leaks=0 \
-		$(PYTHON) -m pytest -q tests/e2e --ignore=tests/e2e/test_distributed.py
+		$(PYTHON) -m pytest -q Tests/EndToEnd --ignore=Tests/EndToEnd/test_distributed.py
 
 ## bench: geo against the Python peers on the shared corpus (see bench/README.md)
 bench: build

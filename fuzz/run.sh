@@ -7,7 +7,7 @@
 # polyline (decoder, round trip), arguments (every command's parsing and validation), records
 # (every command's record handler over a whole input). Corpora grow in fuzz/corpus/HARNESS
 # (not committed), seeded from fuzz/seeds/HARNESS. A crashing input is copied to
-# Tests/hostile/fuzz-regressions/HARNESS/, which the test suite replays (tests/e2e/test_hostile.py):
+# Tests/Corpus/fuzz-regressions/HARNESS/, which the test suite replays (Tests/EndToEnd/test_hostile.py):
 # fix the bug, keep the input. The last line per harness says how many executions ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,8 +31,8 @@ for harness in "${harnesses[@]}"; do
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "fuzz/seeds/$harness" > "$log" 2>&1; then
         status=1
         echo "   FOUND A CRASH: see $log"
-        mkdir -p "Tests/hostile/fuzz-regressions/$harness"
-        cp "$crashes"/crash-* "$crashes"/oom-* "$crashes"/timeout-* "Tests/hostile/fuzz-regressions/$harness/" 2>/dev/null || true
+        mkdir -p "Tests/Corpus/fuzz-regressions/$harness"
+        cp "$crashes"/crash-* "$crashes"/oom-* "$crashes"/timeout-* "Tests/Corpus/fuzz-regressions/$harness/" 2>/dev/null || true
     fi
     grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -2 | sed 's/^/   /'
 done

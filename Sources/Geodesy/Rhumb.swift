@@ -10,7 +10,7 @@ import CProj
 /// where R̄ = m12 / ψ12 is the mean radius of the parallels crossed (m12 the meridian arc). For
 /// nearly east–west lines m12 / ψ12 is 0/0, so when |ψ12| < 0.1 both integrals are taken by the
 /// same 10-point Gauss–Legendre rule instead: R̄ = ∫ρ dφ / ∫(ρ/R) dφ. Checked against
-/// GeographicLib's RhumbSolve to 1e-7 m (tests/e2e). A rhumb line ending at a pole runs along a
+/// GeographicLib's RhumbSolve to 1e-7 m (Tests/EndToEnd). A rhumb line ending at a pole runs along a
 /// meridian: its length is the meridian arc.
 struct RhumbMath: Sendable {
     let earth: Earth

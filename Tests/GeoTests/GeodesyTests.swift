@@ -4,7 +4,7 @@ import Geometry
 @testable import GeoJSON
 
 /// Properties of the geodesy module that hold whatever the implementation; the oracle comparisons
-/// (GeodSolve, RhumbSolve, Planimeter, pyproj) are in tests/e2e/test_geodesy_*.py.
+/// (GeodSolve, RhumbSolve, Planimeter, pyproj) are in Tests/EndToEnd/test_geodesy_*.py.
 final class GeodesyTests: XCTestCase {
     func p(_ lon: Double, _ lat: Double) -> Position { Position(longitude: lon, latitude: lat) }
     let sphere = Earth.sphere(radius: 6371009)

@@ -3,7 +3,7 @@
 must do with it ("ok": a record out; "bad": a line-numbered error, the other records intact;
 "partial": a collection whose good features come out while each bad one is reported by itself).
 
-Each case file holds ONE hostile line; tests/e2e/test_hostile.py puts it between good records
+Each case file holds ONE hostile line; Tests/EndToEnd/test_hostile.py puts it between good records
 and checks every command on it. Cases too big to keep in git (a 100 MB line, 100,000-deep
 nesting, a FeatureCollection of 1 M features) are described here and built by the test.
 Run this script again after changing a case; the files are checked in.

@@ -1,4 +1,4 @@
-"""The hostile-input corpus (Tests/hostile): every case, between good records, through every
+"""The hostile-input corpus (Tests/Corpus): every case, between good records, through every
 command. Each must give its documented outcome (a record out, or one line-numbered error), never
 crash, keep the other records whole and in order, and leave exactly the bad lines in --rejects.
 """
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import GEO_BIN, REPO, run
 
-HOSTILE = REPO / "Tests" / "hostile"
+HOSTILE = REPO / "Tests" / "Corpus"
 MANIFEST = json.loads((HOSTILE / "manifest.json").read_text())
 COMMANDS = MANIFEST["commands"]
 CASES = MANIFEST["cases"]
@@ -174,7 +174,7 @@ HARNESSES = ["scanner", "polyline", "arguments", "records"]
 def test_fuzz_seeds_and_regressions_replay_without_a_crash(harness):
     assert FUZZ_BIN.is_file(), f"{FUZZ_BIN} is missing: build with 'swift build -c release'"
     inputs = sorted((REPO / "fuzz" / "seeds" / harness).iterdir())
-    regressions = REPO / "Tests" / "hostile" / "fuzz-regressions" / harness
+    regressions = REPO / "Tests" / "Corpus" / "fuzz-regressions" / harness
     if regressions.is_dir():
         inputs += sorted(regressions.iterdir())
     inputs += sorted((HOSTILE / "cases").iterdir())  # the corpus is fair game for every harness

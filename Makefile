@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet
 PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark
 
-.PHONY: all build setup install uninstall docs demo test unit-test e2e-test fuzz-smoke sanitize bench clean
+.PHONY: all build setup install uninstall docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
 all: build
 
@@ -57,7 +57,11 @@ demo:
 
 ## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
 ## and end-to-end tests of the release binary (pytest)
-test: build unit-test fuzz-smoke e2e-test
+test: build layering unit-test fuzz-smoke e2e-test
+
+## layering: the module arrows of docs/ARCHITECTURE.md against Package.swift and the imports
+layering:
+	$(PYTHON) Tests/Layering/check_layers.py
 
 unit-test:
 	$(SWIFT) test --disable-swift-testing

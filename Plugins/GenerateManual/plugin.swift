@@ -1,4 +1,3 @@
-import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-manual`: rebuilds man/man1 from
@@ -6,17 +5,6 @@ import PackagePlugin
 @main
 struct GenerateManual: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "geo").url
-        let directory = context.package.directoryURL.appending(path: "man/man1")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = try Process.run(tool, arguments: ["--generate-manual", directory.path])
-        process.waitUntilExit()
-        if process.terminationStatus != 0 { throw GenerationFailed(status: process.terminationStatus) }
-        print("wrote \(directory.path)")
+        try regenerate(context, flag: "--generate-manual", into: "man/man1")
     }
-}
-
-struct GenerationFailed: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "geo --generate-manual exited with \(status)" }
 }

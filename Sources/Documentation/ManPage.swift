@@ -151,18 +151,11 @@ extension String {
     }
 
     func replacingNewlines() -> String {
-        split(separator: "\n").map { $0.trimmingCharacters() }.joined(separator: " ")
+        split(separator: "\n").map { $0.trimmed() }.joined(separator: " ")
     }
 }
 
 extension Substring {
-    func trimmingCharacters() -> String {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return String(text)
-    }
-
     func range(of target: String) -> Range<Index>? {
         var index = startIndex
         while index < endIndex {

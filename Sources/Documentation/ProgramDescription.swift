@@ -1,6 +1,6 @@
 import GeoCommandLine
 
-/// What the `geo` overview page says besides its commands: the parts of SPEC §1–§3 every
+/// What the `geo` overview page says besides its commands: the parts of docs/records.md every
 /// command shares. With the commands' own descriptions, the single source of help, man pages
 /// and completions.
 public struct ProgramDescription: Sendable {

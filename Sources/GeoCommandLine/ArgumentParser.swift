@@ -1,5 +1,5 @@
 /// A usage error: wrong flags or operands. Exit status 64, with the usage line and a pointer to
-/// `--help` (SPEC §3).
+/// `--help` (docs/records.md, exit status).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
@@ -43,7 +43,7 @@ public struct ParsedArguments: Sendable {
     public func all<Value>(_ option: Option<Value>) -> [Value] { given(option.spec).map { $0 as! Value } }
 }
 
-/// POSIX/GNU argument syntax (SPEC §1): `--opt=v`, `--opt v`, `-p6`, `-p 6`, clustered short
+/// POSIX/GNU argument syntax (docs/records.md, command line): `--opt=v`, `--opt v`, `-p6`, `-p 6`, clustered short
 /// flags (`-qs`), `--` ends options, `-` is an operand (stdin). Long options are never abbreviated.
 public enum ArgumentParser {
     public static func parse(_ arguments: [String], for command: CommandDescription) throws(UsageError) -> ParsedArguments {

@@ -4,7 +4,7 @@ public enum HelpText {
 
     /// `geo encode [OPTIONS] [FILE...]`
     public static func usageLine(_ command: CommandDescription) -> String {
-        "\(program) \(command.name) [OPTIONS] \(command.operands)".trimmingTrailingSpaces()
+        "\(program) \(command.name) [OPTIONS] \(command.operands)".trimmed()
     }
 
     /// The left column of an option in help: `-p, --precision N`.
@@ -35,11 +35,11 @@ public enum HelpText {
                 lines.append("  \(label)")
                 lines += help.map { String(repeating: " ", count: width + 2) + $0 }
             } else {
-                lines.append("  " + label.padding(to: width) + (help.first ?? ""))
+                lines.append("  " + label.padded(to: width) + (help.first ?? ""))
                 lines += help.dropFirst().map { String(repeating: " ", count: width + 2) + $0 }
             }
         }
-        lines.append("  " + "-h, --help".padding(to: width) + "Show this help and exit.")
+        lines.append("  " + "-h, --help".padded(to: width) + "Show this help and exit.")
         if !command.examples.isEmpty {
             lines += ["", "EXAMPLES:"]
             for example in command.examples {
@@ -50,7 +50,7 @@ public enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The three-part message of SPEC §1 for a usage error.
+    /// The three-part message for a usage error: the problem, the usage line, where help is.
     public static func usageError(_ error: UsageError, command: CommandDescription) -> String {
         "\(program) \(command.name): \(error.message)\nUsage: \(usageLine(command))\nSee '\(program) \(command.name) --help'.\n"
     }
@@ -69,17 +69,5 @@ public enum HelpText {
             lines.append(line)
         }
         return lines
-    }
-}
-
-extension String {
-    func padding(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
-    }
-
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

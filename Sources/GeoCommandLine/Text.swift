@@ -6,3 +6,10 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension String {
+    /// The text padded with spaces to `width` columns, and at least one space after it.
+    public func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

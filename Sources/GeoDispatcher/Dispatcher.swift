@@ -58,7 +58,7 @@ public enum Dispatcher {
             break
         }
         if first.hasPrefix("-") {
-            printError("geo: unknown option '\(first)'" + ArgumentParser.suggestion(for: first.trimmingDashes, among: ["help", "version"], prefix: "--")
+            printError("geo: unknown option '\(first)'" + ArgumentParser.suggestion(for: first.trimmed(["-"]), among: ["help", "version"], prefix: "--")
                        + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help'.\n")
             return ExitCode.usage
         }
@@ -274,10 +274,3 @@ public enum Dispatcher {
     }
 }
 
-extension String {
-    var trimmingDashes: String { String(drop { $0 == "-" }) }
-
-    func padded(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
-    }
-}

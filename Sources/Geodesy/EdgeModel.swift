@@ -4,7 +4,7 @@ import Glibc
 import CProj
 import Geometry
 
-/// How a path's edges run and are measured (SPEC §4, the Maps SDK's GMSLengthKind).
+/// How a path's edges run and are measured (docs/algorithms.md, the Maps SDK's GMSLengthKind).
 public enum EdgeKind: String, CaseIterable, Sendable {
     /// The shortest path on the ellipsoid: PROJ's geod_* (Karney), error below 15 nm.
     case geodesic

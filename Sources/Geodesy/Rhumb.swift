@@ -4,7 +4,7 @@ import Glibc
 import CProj
 
 /// Rhumb lines (loxodromes) on the ellipsoid, built on PROJ's geodesic primitives since PROJ has
-/// no rhumb API. Method (../shared/research/geodesy.md): with the isometric latitude ψ, a rhumb
+/// no rhumb API. Method (docs/algorithms.md, "Rhumb lines"): with the isometric latitude ψ, a rhumb
 /// line is straight in (λ, ψ), so
 ///     s12 = R̄ · hypot(λ12, ψ12),  azimuth = atan2(λ12, ψ12),
 /// where R̄ = m12 / ψ12 is the mean radius of the parallels crossed (m12 the meridian arc). For

@@ -117,7 +117,7 @@ final class ResultWriter {
         SignalGuard.writing = 1
         defer { SignalGuard.finishedWriting() }
         do { try writeAll(fd, bytes) } catch {
-            // A reader that went away (`| head -1`) is not an error: stop quietly (SPEC §3).
+            // A reader that went away (`| head -1`) is not an error: stop quietly (docs/records.md, exit status).
             if error.errno == EPIPE { exit(ExitCode.brokenPipe.rawValue) }
             if start >= 0, let lastWhole = lastIndex(of: UInt8(ascii: "\n"), in: UnsafeMutablePointer(mutating: bytes.baseAddress!), error.written) {
                 _ = ftruncate(fd, start + off_t(lastWhole + 1))

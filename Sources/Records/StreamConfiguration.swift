@@ -1,4 +1,4 @@
-/// What a streaming run reads and writes and how (SPEC-level behaviour in docs/records.md);
+/// What a streaming run reads and writes and how (docs/records.md);
 /// filled in from the command line by CommandKit's `StreamOptions`.
 public struct StreamConfiguration: Sendable {
     /// Input files; "-" is standard input.

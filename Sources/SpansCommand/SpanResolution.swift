@@ -48,7 +48,7 @@ public enum SpanRequest: Sendable {
         }
     }
 
-    /// Google's GMSStyleSpans algorithm (research/gms.md): walk the pattern from −offset, emitting
+    /// Google's GMSStyleSpans algorithm (docs/algorithms.md, "Style spans"): walk the pattern from −offset, emitting
     /// a span each time an element ends past 0, until the path's length is reached.
     func pattern(styles: [(name: String, style: Style)], lengths: [Double], offset: Double,
                  cumulative: [Double]) -> [ResolvedSpan] {

@@ -1,0 +1,42 @@
+"""The module layering of docs/ARCHITECTURE.md holds (Tests/Layering/check_layers.py), and the
+checker does catch a broken arrow."""
+import shutil
+import sys
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "Tests" / "Layering"))
+import check_layers  # noqa: E402
+
+
+def test_the_layering_holds():
+    assert check_layers.violations() == []
+    assert len(check_layers.package_targets()) >= 20  # every target was found in Package.swift
+
+
+def _copy(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "Sources", root / "Sources")
+    shutil.copytree(REPO / "Tests" / "GeoTests", root / "Tests" / "GeoTests")
+    shutil.copytree(REPO / "docs", root / "docs")
+    shutil.copy(REPO / "Package.swift", root)
+    return root
+
+
+def test_an_undeclared_import_is_caught(tmp_path):
+    root = _copy(tmp_path)
+    source = root / "Sources" / "Records" / "StreamRunner.swift"
+    source.write_text("import GeoCommandLine\n" + source.read_text())
+    assert check_layers.violations(root) == [
+        "Records imports GeoCommandLine, which Package.swift does not declare as its dependency"]
+
+
+def test_an_arrow_the_table_does_not_allow_is_caught(tmp_path):
+    root = _copy(tmp_path)
+    package = root / "Package.swift"
+    text = package.read_text()
+    text = text.replace('.target(name: "EncodeCommand", dependencies: ["CommandKit",',
+                        '.target(name: "EncodeCommand", dependencies: ["Geodesy", "CommandKit",')
+    package.write_text(text)
+    assert check_layers.violations(root) == [
+        "EncodeCommand -> Geodesy: Package.swift declares an arrow the layering does not allow"]

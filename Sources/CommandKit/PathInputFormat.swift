@@ -3,6 +3,7 @@ import GeoJSON
 import Geometry
 import JSONBytes
 import Polyline
+import Records
 
 /// How path-consuming commands read their records: GeoJSON (default); with `--from polyline`
 /// one encoded polyline per line (raw or as a JSON string literal); with `--from text` one path
@@ -34,6 +35,11 @@ public enum PathInputFormat: Sendable, Equatable {
 
     /// The records are GeoJSON texts (not polyline or text lines).
     public var readsJSON: Bool { self == .geoJSON }
+
+    /// What a failed record probably meant: polylines or text paths given as GeoJSON.
+    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? {
+        RecordHints.hint(for: record, readsJSON: readsJSON, pathFormats: true)
+    }
 
     /// Calls `body` with each Feature in the record.
     @inline(__always)

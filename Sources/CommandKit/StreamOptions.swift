@@ -12,8 +12,8 @@ public enum StreamOptions {
     public static let rejects = Option(file: "rejects", help: "Also write each bad record to FILE as {\"source\",\"line\",\"error\",\"input\"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE). In FILE, %p stands for the process id and %h for the host name (one file per worker under GNU parallel or Spark), %% for %.")
     public static let jobs = Option(integer: "jobs", short: "j", in: 1...1024, help: "Process records on N threads; output stays in input order.")
         .defaulting(to: availableCores(), shown: "all cores")
-    public static let quiet = Flag("quiet", short: "q", help: "Never show the progress line.")
-    public static let progress = Flag("progress", help: "Show the progress line on standard error even when it is not a terminal.")
+    public static let quiet = Flag("quiet", short: "q", help: "Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline).")
+    public static let progress = Flag("progress", help: "Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second). By itself, it shows only on a terminal that standard output is not writing to, once a run has lasted a second, and is erased at the end.")
     public static let rs = Flag("rs", help: "Write RFC 8142 GeoJSON text sequences: an RS byte (0x1E) before each record.")
     public static let collection = Flag("collection", help: "Wrap the output in one FeatureCollection (a single JSON document).")
     /// For commands that print coordinates they compute or decode.
@@ -46,7 +46,7 @@ public enum StreamOptions {
         }
         stream.framing = rs ? .recordSeparators : collection ? .collection : .lines
         if arguments[quiet] && arguments[progress] { throw UsageError("--quiet and --progress cannot be combined") }
-        stream.progress = arguments[quiet] ? false : arguments[progress] ? true : isatty(2) != 0
+        stream.progress = arguments[quiet] ? false : arguments[progress] ? true : ProgressLine.wanted
         return stream
     }
 

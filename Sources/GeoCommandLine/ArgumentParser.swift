@@ -63,8 +63,12 @@ public enum ArgumentParser {
                 let body = argument.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 let inline: String? = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-                if name == "help" { parsed.helpRequested = true; index += 1; continue }
-                if name == "version" { parsed.versionRequested = true; index += 1; continue }
+                if name == "help" || name == "version" {
+                    if inline != nil { throw UsageError("option '--\(name)' takes no value") }
+                    if name == "help" { parsed.helpRequested = true } else { parsed.versionRequested = true }
+                    index += 1
+                    continue
+                }
                 guard let spec = command.option(named: name) else {
                     throw UsageError("unknown option '--\(name)'" + suggestion(for: name, among: command.options.map(\.long) + ["help", "version"], prefix: "--"))
                 }

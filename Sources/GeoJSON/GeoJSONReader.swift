@@ -10,7 +10,11 @@ public enum GeoJSONReader {
                                     _ body: (Feature) throws -> Void) throws {
         var scanner = JSONScanner(bytes)
         guard scanner.peek() == UInt8(ascii: "{") else {
-            if scanner.peek() == nil { throw JSONError("empty record", at: 0) }
+            guard let first = scanner.peek() else { throw JSONError("empty record", at: 0) }
+            if !"[\"-0123456789tfn".utf8.contains(first) {
+                let shown = first >= 0x20 && first < 0x7F ? "'\(Character(Unicode.Scalar(first)))'" : "byte 0x\(String(first, radix: 16, uppercase: true))"
+                throw BadRecord("not JSON: a GeoJSON record starts with '{', this one with \(shown)")
+            }
             try scanner.skipValue()
             throw BadRecord("expected a GeoJSON object, found a JSON \(scanner.kindName(at: 0))")
         }
@@ -45,7 +49,7 @@ public enum GeoJSONReader {
     }
 
     /// The "type" names geo reads; anything else is an unknown type.
-    enum TypeName: String {
+    enum TypeName: String, CaseIterable {
         case feature = "Feature", featureCollection = "FeatureCollection"
         case point = "Point", multiPoint = "MultiPoint", lineString = "LineString"
         case multiLineString = "MultiLineString", polygon = "Polygon", multiPolygon = "MultiPolygon"
@@ -70,7 +74,11 @@ public enum GeoJSONReader {
         }
 
         func geometry() throws -> Geometry {
-            if let unknownType { throw BadRecord("unknown GeoJSON type \"\(unknownType)\"") }
+            if let unknownType {
+                // "Linestring", "linestring": type names are case-sensitive (RFC 7946).
+                let meant = TypeName.allCases.first { $0.rawValue.lowercased() == unknownType.lowercased() }
+                throw BadRecord("unknown GeoJSON type \"\(unknownType)\"" + (meant.map { "; did you mean \"\($0.rawValue)\"?" } ?? ""))
+            }
             guard let type else { throw BadRecord("object without a \"type\" member") }
             if type == .geometryCollection {
                 guard let geometries else { throw BadRecord("GeometryCollection without \"geometries\"") }

@@ -37,7 +37,7 @@ public struct GeoJSONWriter {
                       adding added: [(String, JSONValue)] = [], to out: ByteBuffer) {
         if feature.members.isEmpty {
             out.append("{\"type\":\"Feature\",\"properties\":")
-            writeProperties(nil, from: source, adding: added, to: out)
+            writeProperties(feature.propertiesBytes, from: source, adding: added, to: out)
             out.append(",\"geometry\":")
             switch geometry {
             case .unchanged:

@@ -87,6 +87,7 @@ public struct Interpolate: StreamingCommand {
 
 public struct InterpolateHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
+    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
     let input: PathInputFormat
     let output: PathOutputFormat
     let model: EdgeModel

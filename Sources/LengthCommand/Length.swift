@@ -56,6 +56,7 @@ public struct Length: StreamingCommand {
 
 public struct LengthHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
+    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
     let input: PathInputFormat
     let model: EdgeModel
     let field: String

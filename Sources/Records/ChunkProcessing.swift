@@ -8,6 +8,8 @@ struct RecordFailure {
     var line: Int
     var message: String
     var input: [UInt8]
+    /// What the user probably meant (shown with the first failure that has it).
+    var hint: String?
 }
 
 /// The outcome of one chunk: its output bytes and its bad records, both in input order.
@@ -94,7 +96,8 @@ struct ChunkProcessor: Sendable {
             result.output.truncate(to: mark)
             if feature == nil && handler.readsJSON && record.first == UInt8(ascii: "{")
                 && handleFeatures(of: record, line: line, output, result) { return }
-            result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, "\(error)"), input: Array(record)))
+            result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, "\(error)"), input: Array(record),
+                                                 hint: handler.hint(for: record)))
         }
     }
 

@@ -5,8 +5,14 @@ public protocol RecordHandler: Sendable {
     /// Records are JSON texts (GeoJSON Features, geometries, collections): a file whose first
     /// text spans lines is then read as a document, and a collection's features one by one.
     var readsJSON: Bool { get }
+    /// What the user probably meant, for a record that failed (see RecordHints).
+    func hint(for record: UnsafeBufferPointer<UInt8>) -> String?
 }
 
 extension RecordHandler {
     public var readsJSON: Bool { true }
+
+    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? {
+        RecordHints.hint(for: record, readsJSON: readsJSON, pathFormats: false)
+    }
 }

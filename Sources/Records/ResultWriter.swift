@@ -14,7 +14,8 @@ final class ResultWriter {
     private var rejectsFD: Int32 = -1
     private let rejects = ByteBuffer(capacity: 4096)
     private var wroteRecord = false
-    private var failures = 0
+    private var report: FailureReport
+    private var records = 0
     private var progress: ProgressLine?
     /// A write failed: nothing more can be written (not even the framing's end).
     private(set) var broken = false
@@ -22,6 +23,7 @@ final class ResultWriter {
     init(command: String, options: StreamConfiguration) throws(RunFailure) {
         self.command = command
         self.options = options
+        report = FailureReport(command: command)
         if let path = options.output {
             fd = ResultWriter.create(path)
             guard fd >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
@@ -34,7 +36,9 @@ final class ResultWriter {
             rejectsFD = path == "-" ? 1 : ResultWriter.create(path)
             guard rejectsFD >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
         }
-        if options.progress { progress = ProgressLine(command: command, redraw: isatty(2) != 0) }
+        if options.progress {
+            progress = ProgressLine(command: command, redraw: isatty(2) != 0, totalBytes: ProgressLine.totalSize(of: options.inputs))
+        }
     }
 
     /// Opens the output's framing.
@@ -56,10 +60,13 @@ final class ResultWriter {
             wroteRecord = true
             try write(output)
         }
+        records += result.records
         for failure in result.failures {
-            failures += 1
-            progress?.clear()
-            printError("geo \(command): \(result.source):\(failure.line): \(failure.message)\n")
+            let text = report.lines(for: failure, source: result.source)
+            if !text.isEmpty {
+                progress?.clear()
+                printError(text)
+            }
             if rejectsFD >= 0 { try reject(failure, source: result.source) }
             if options.strict { return false }
         }
@@ -75,8 +82,17 @@ final class ResultWriter {
         rejects.appendInteger(failure.line)
         rejects.append(",\"error\":")
         rejects.appendJSONString(failure.message)
-        rejects.append(",\"input\":")
-        failure.input.withUnsafeBufferPointer { rejects.appendJSONString($0) }
+        failure.input.withUnsafeBufferPointer { input in
+            // A JSON string cannot hold bytes that are not UTF-8: those are kept in base64.
+            if RecordHints.isUTF8(input) {
+                rejects.append(",\"input\":")
+                rejects.appendJSONString(input)
+            } else {
+                rejects.append(",\"input_base64\":\"")
+                rejects.append(base64(input))
+                rejects.append("\"")
+            }
+        }
         rejects.append("}\n")
         do { try writeAll(rejectsFD, rejects.bytes) } catch {
             broken = true
@@ -90,6 +106,7 @@ final class ResultWriter {
     /// Closes the framing, flushes, checks, and returns the run's exit status.
     func finish() throws(RunFailure) -> ExitCode {
         progress?.finish()
+        printError(report.summary(records: records))
         if options.framing == .collection { try write(wroteRecord ? "\n]}\n" : "]}\n") }
         if fd != 1 && close(fd) != 0 {
             broken = true
@@ -100,9 +117,9 @@ final class ResultWriter {
                 throw RunFailure("cannot write '\(options.rejects!)': \(systemReason())", status: .ioError)
             }
             // No bad record, no rejects file: parallel workers leave none behind for nothing.
-            if failures == 0 { unlink(options.rejects!) }
+            if report.total == 0 { unlink(options.rejects!) }
         }
-        return failures > 0 ? .dataError : .success
+        return report.total > 0 ? .dataError : .success
     }
 
     private func write(_ text: StaticString) throws(RunFailure) {
@@ -128,4 +145,24 @@ final class ResultWriter {
             throw RunFailure("cannot write \(outputName): \(error.reason)", status: .ioError)
         }
     }
+}
+
+/// RFC 4648 base64 with padding.
+func base64(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity((bytes.count + 2) / 3 * 4)
+    var index = 0
+    while index < bytes.count {
+        let b0 = UInt32(bytes[index])
+        let b1 = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
+        let b2 = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+        let triple = b0 << 16 | b1 << 8 | b2
+        out.append(alphabet[Int(triple >> 18 & 63)])
+        out.append(alphabet[Int(triple >> 12 & 63)])
+        out.append(index + 1 < bytes.count ? alphabet[Int(triple >> 6 & 63)] : UInt8(ascii: "="))
+        out.append(index + 2 < bytes.count ? alphabet[Int(triple & 63)] : UInt8(ascii: "="))
+        index += 3
+    }
+    return String(decoding: out, as: UTF8.self)
 }

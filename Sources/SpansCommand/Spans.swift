@@ -115,6 +115,7 @@ public struct Spans: StreamingCommand {
 
 public struct SpansHandler: RecordHandler {
     public var readsJSON: Bool { input.readsJSON }
+    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
     let input: PathInputFormat
     let model: EdgeModel
     let request: SpanRequest

@@ -10,6 +10,7 @@ tests FAIL: they are never skipped.
 import json
 import math
 import os
+import re
 import subprocess
 from decimal import Decimal
 from pathlib import Path
@@ -48,12 +49,29 @@ def _as_bytes(data):
     return bytes(data)
 
 
+# The lines geo adds around its per-record reports: a hint after the first failure of a kind,
+# the count of messages not shown, and the closing count of rejected records. Tests of the
+# reports themselves see stderr without them (`run`); test_messages.py checks them (`run_full`).
+SUMMARY_LINE = re.compile(r"^geo [\w-]+: (hint: .*|[\d,]+ of [\d,]+ records? rejected|[\d,]+ more like .* not shown"
+                          r"|\(further messages like this one are counted, not shown\))$")
+
+
+def without_summary(stderr: str) -> str:
+    return "".join(l for l in stderr.splitlines(keepends=True) if not SUMMARY_LINE.match(l.rstrip("\n")))
+
+
 def run(args, input=None, *, cwd=None, env=None, timeout=120):
     """Run `geo ARGS...` with INPUT (bytes or str) on stdin.
 
-    Returns (returncode, stdout bytes, stderr str). stdin is always a pipe
-    (empty if INPUT is None), so geo never waits on a terminal.
+    Returns (returncode, stdout bytes, stderr str without the summary lines). stdin is always a
+    pipe (empty if INPUT is None), so geo never waits on a terminal.
     """
+    rc, out, err = run_full(args, input, cwd=cwd, env=env, timeout=timeout)
+    return rc, out, without_summary(err)
+
+
+def run_full(args, input=None, *, cwd=None, env=None, timeout=120):
+    """`run`, with stderr whole."""
     cmd = [geo_bin()] + [str(a) for a in args]
     full_env = None
     if env is not None:

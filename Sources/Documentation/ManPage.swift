@@ -57,10 +57,14 @@ public enum ManPage {
     }
 
     public static let exitStatus = """
-        0: every record was processed. 64: wrong options or operands. 65: some records were bad \
-        (each reported on standard error as geo COMMAND: FILE:LINE: problem). 66: an input file \
-        cannot be opened. 73: an output file cannot be created. 74: a write failed (a full disk, \
-        say). A reader that closes the pipe early ends geo quietly, as SIGPIPE does.
+        0: every record was processed. 64: wrong options or operands, or an output (-o, --rejects) \
+        that is also an input; nothing was read or written. 65: some records were bad (each \
+        reported on standard error as geo COMMAND: FILE:LINE: problem, then a count), or one \
+        would make more than geo's limit of 1,000,000 positions. 66: an input file cannot be \
+        opened (checked for every input before anything is read). 73: an output file cannot be \
+        created. 74: a read failed part way through an input, or a write failed (a full disk, \
+        say); what was written stays. A reader that closes the pipe early ends geo quietly, as \
+        SIGPIPE does.
         """
 
     static func header(_ title: String, _ program: ProgramDescription) -> String {

@@ -157,7 +157,7 @@ public enum Dispatcher {
     /// The program as its man pages and completions describe it.
     public static var program: ProgramDescription {
         ProgramDescription(
-            name: "geo", version: version, date: "November 29, 2026",
+            name: "geo", version: version, date: "December 1, 2026",
             summary: "the geometry of map SDK shapes for shell pipelines",
             discussion: """
             geo brings the geometry behind the Google Maps SDK's shapes (encoded paths, geodesic \
@@ -175,12 +175,13 @@ public enum Dispatcher {
             sections: [
                 ("Records", """
                 Every streaming command reads the files named as operands (- or none: standard input) \
-                and writes one record per line to standard output (or -o FILE). Each non-blank input \
-                line is a GeoJSON Feature, whose properties, id, bbox and other members are copied \
-                unchanged; a bare geometry, which becomes a Feature; or a FeatureCollection on one line, \
+                and writes one record per line to standard output (or -o FILE; -o - is standard \
+                output). Each record is a GeoJSON Feature, whose properties, id, bbox and other members \
+                are copied unchanged; a bare geometry, which becomes a Feature; or a FeatureCollection, \
                 taken as its features in order. CRLF line ends, a byte order mark, RS-prefixed lines \
                 and RFC 8142 sequences are read too. With --from polyline, path-consuming commands read \
-                one encoded polyline per line instead.
+                one encoded polyline per line instead, and with --from text one path per line as \
+                LAT,LNG LAT,LNG ... (what geo decode --to text writes).
 
                 Positions are [longitude, latitude] (RFC 7946); command-line coordinates are LAT,LNG. \
                 Numbers are printed in the shortest form that reads back to the same double, never in \
@@ -188,8 +189,33 @@ public enum Dispatcher {
                 --collection one FeatureCollection. Output comes in input order, also with --jobs N.
 
                 A bad record is reported on standard error as geo COMMAND: FILE:LINE: problem, and \
-                skipped; the others still come out. --strict stops at the first one; --rejects FILE \
-                keeps each bad record with its source, line and error.
+                skipped; the others still come out. The first problem of a kind comes with a hint \
+                (polylines given as GeoJSON, a gzip file, ...); after 100 messages of one kind the rest \
+                are counted, and the run ends with how many records were rejected. --strict stops at \
+                the first one; --rejects FILE keeps each bad record with its source, line and error, \
+                its input as a JSON string or, when it is not UTF-8, in base64 (input_base64). A \
+                record that would make more than 1,000,000 positions (a tiny --every or --length) is \
+                a bad record. -o and --rejects may not name an input: geo streams, and would empty it \
+                before reading it.
+
+                A progress line appears on standard error only when it is a terminal that standard \
+                output is not writing to, once a run has lasted a second; it shows a percentage and \
+                the time left when the inputs are files, and is erased at the end. --progress forces \
+                it (plain lines when standard error is not a terminal), --quiet or GEO_PROGRESS=0 \
+                turns it off.
+                """),
+                ("How to read a GeoJSON file", """
+                geo reads the GeoJSON files other tools write, as they are. Newline-delimited GeoJSON \
+                (GeoJSONSeq, ogr2ogr -f GeoJSONSeq, geo's own output) is read line by line. A file \
+                whose first JSON text does not end on its line is read as a document: the \
+                pretty-printed FeatureCollection that ogr2ogr -f GeoJSON, QGIS, geojson.io and geo \
+                --collection write is streamed feature by feature, in constant memory however large; \
+                a single Feature or geometry spread over lines is one record; several such texts one \
+                after another (jq '.features[]') are read in turn. This is decided for each input file \
+                from its first text. Messages then name the line where the feature starts and the \
+                feature (features[12]), and --rejects keeps that feature's text. A bad feature of a \
+                collection, in a document or on one line, rejects only itself: the other features come \
+                out in order. A document cut short is reported where its last feature starts.
                 """),
                 ("Plugins", """
                 geo NAME, where NAME is not a built-in command, runs the first executable geo-NAME \
@@ -206,7 +232,8 @@ public enum Dispatcher {
                 """),
                 ("Environment", """
                 GEO_EXEC_PATH: directories, separated by colons, searched first for plugins. \
-                GEO: set for plugins to the path of the geo that started them.
+                GEO: set for plugins to the path of the geo that started them. GEO_PROGRESS=0: no \
+                progress line, for every geo in a pipeline (--progress still forces it).
                 """),
                 ("Exit status", ManPage.exitStatus + "\n\ngeo NAME, for a plugin, exits with the plugin's status; "
                     + "126 or 127 when the plugin cannot be run (see PLUGINS)."),

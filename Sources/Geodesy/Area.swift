@@ -102,7 +102,7 @@ extension EdgeModel {
         case .rhumb:
             let lambda12 = longitudeDifference(a.longitude, b.longitude) * .pi / 180
             let authalic = AuthalicLatitude(earth: earth)
-            return authalic.c2 * lambda12 * authalic.meanSinXi(a.latitude, b.latitude, rhumb: rhumb)
+            return authalic.c2 * lambda12 * authalic.meanSinXi(a.latitude, b.latitude, minus: 0, rhumb: rhumb)
         case .projected:
             let dx = earth.a * longitudeDifference(a.longitude, b.longitude) * .pi / 180
             return dx * (mercatorY(a.latitude) + mercatorY(b.latitude)) / 2
@@ -111,21 +111,40 @@ extension EdgeModel {
 
     /// ΣS12 over the ring's edges (closing edge included) and the number of times it winds
     /// eastward round the poles (Σλ12 / 360°).
+    ///
+    /// For rhumb and projected rings the edges' terms are taken relative to the first vertex's
+    /// parallel (c²·λ12·(⟨sin ξ⟩ − sin ξ0), Δx·(ȳ − y0)), the difference computed without
+    /// cancellation, and c²·sin ξ0·Σλ12 = c²·sin ξ0·2πw added back: a ring of long, nearly
+    /// east–west edges (whose terms reach 1e14 m² and cancel to a small area) then loses nothing
+    /// to rounding.
     func ringSums(_ vertices: [Position]) -> RingSums {
         var under = CompensatedSum(), turns = CompensatedSum()
         let authalic = AuthalicLatitude(earth: earth)
+        let reference = vertices.first?.latitude ?? 0
+        let referenceY = kind == .projected ? mercatorY(reference) : 0
         for index in vertices.indices {
             let a = vertices[index], b = vertices[index + 1 == vertices.count ? 0 : index + 1]
             let lambda12 = longitudeDifference(a.longitude, b.longitude)
             turns.add(lambda12)
-            if kind == .rhumb {
-                // Inline of areaUnderEdge(a, b), sharing the authalic constants.
-                under.add(authalic.c2 * lambda12 * .pi / 180 * authalic.meanSinXi(a.latitude, b.latitude, rhumb: rhumb))
-            } else {
+            switch kind {
+            case .geodesic:
                 under.add(areaUnderEdge(a, b))
+            case .rhumb:
+                let excess = authalic.meanSinXi(a.latitude, b.latitude, minus: reference, rhumb: rhumb)
+                under.add(authalic.c2 * lambda12 * .pi / 180 * excess)
+            case .projected:
+                let dx = earth.a * lambda12 * .pi / 180
+                under.add(dx * ((mercatorY(a.latitude) - referenceY) + (mercatorY(b.latitude) - referenceY)) / 2)
             }
         }
-        return RingSums(underEdges: under.value, winding: Int((turns.value / 360).rounded()))
+        let winding = Int((turns.value / 360).rounded())
+        if winding != 0 {
+            // What the reference parallel's terms add up to round the pole(s).
+            let zone = kind == .rhumb ? authalic.c2 * authalic.sinXi(sincosDegrees(reference).sin)
+                : kind == .projected ? earth.a * referenceY : 0
+            under.add(zone * 2 * .pi * Double(winding))
+        }
+        return RingSums(underEdges: under.value, winding: winding)
     }
 }
 
@@ -211,27 +230,41 @@ struct AuthalicLatitude {
         return latitude < 0 ? -value : value
     }
 
-    /// The mean of sin ξ over ψ between latitudes φ1 and φ2 (degrees): S12 = c²·λ12·this.
-    func meanSinXi(_ latitude1: Double, _ latitude2: Double, rhumb: RhumbMath) -> Double {
-        if latitude1 == latitude2 { return sinXi(sincosDegrees(latitude1).sin) }
+    /// sin ξ(φ) − sin ξ(φr), without cancellation when φ is near φr: with s = sin φ,
+    /// q(s) − q(sr) = (1 − e²)·[Δs·(1 + e²·s·sr)/((1 − e²s²)(1 − e²sr²)) + atanh(e·Δs/(1 − e²·s·sr))/e],
+    /// Δs = 2·cos((φ + φr)/2)·sin((φ − φr)/2).
+    @inline(__always)
+    func sinXiDifference(_ latitude: Double, _ reference: Double) -> Double {
+        let s = sincosDegrees(latitude).sin, sr = sincosDegrees(reference).sin
+        let delta = 2 * sincosDegrees((latitude + reference) / 2).cos * sincosDegrees((latitude - reference) / 2).sin
+        let rational = delta * (1 + e2 * s * sr) / ((1 - e2 * s * s) * (1 - e2 * sr * sr))
+        return (1 - e2) * (rational + Self.atanhEOverE(delta / (1 - e2 * s * sr), e2)) / qp
+    }
+
+    /// The mean of sin ξ over ψ between latitudes φ1 and φ2 (degrees), minus sin ξ at
+    /// `reference`: S12 = c²·λ12·meanSinXi(φ1, φ2, minus: 0). Relative to a nearby reference the
+    /// result is small and exact to rounding, where the mean itself is close to 1.
+    func meanSinXi(_ latitude1: Double, _ latitude2: Double, minus reference: Double, rhumb: RhumbMath) -> Double {
+        if latitude1 == latitude2 { return sinXiDifference(latitude1, reference) }
         if abs(latitude1) == 90 || abs(latitude2) == 90 {
             // ψ is infinite at a pole: the mean is the pole's sin ξ = ±1 (the edge runs along the
             // other end's meridian and turns through λ12 at the pole), 0 from pole to pole.
-            if latitude1 == -latitude2 { return 0 }
-            return abs(latitude1) == 90 ? (latitude1 > 0 ? 1 : -1) : (latitude2 > 0 ? 1 : -1)
+            let mean: Double = latitude1 == -latitude2 ? 0 : abs(latitude1) == 90 ? (latitude1 > 0 ? 1 : -1) : (latitude2 > 0 ? 1 : -1)
+            return mean - sinXi(sincosDegrees(reference).sin)
         }
         let psi1 = rhumb.isometricLatitude(latitude1), psi2 = rhumb.isometricLatitude(latitude2)
         let psi12 = psi2 - psi1
         if abs(psi12) < 0.1 {
-            // Nearly east–west: the mean of sin ξ weighted by dψ/dφ, both sums by the same rule
-            // (no 0/0 as ψ12 → 0).
+            // Nearly east–west: the mean of sin ξ − sin ξr weighted by dψ/dφ, both sums by the
+            // same rule (no 0/0 as ψ12 → 0).
             let middle = (latitude1 + latitude2) / 2, half = (latitude2 - latitude1) / 2
             var weighted = 0.0, weights = 0.0
             for (node, weight) in gaussLegendre10Nodes {
                 for side in [-1.0, 1.0] {
-                    let (s, c) = sincosDegrees(middle + side * node * half)
+                    let latitude = middle + side * node * half
+                    let (s, c) = sincosDegrees(latitude)
                     let w = weight / ((1 - e2 * s * s) * c)
-                    weighted += w * sinXi(s)
+                    weighted += w * sinXiDifference(latitude, reference)
                     weights += w
                 }
             }
@@ -254,7 +287,8 @@ struct AuthalicLatitude {
                 integral += sum * half * .pi / 180
             }
         }
-        return (lnCosh12 + integral) / psi12
+        // ψ12 ≥ 0.1 here: the mean varies along the edge, and subtracting sin ξr loses little.
+        return (lnCosh12 + integral) / psi12 - sinXi(sincosDegrees(reference).sin)
     }
 }
 

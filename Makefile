@@ -7,7 +7,7 @@ PYTHON ?= python3
 # Root installs directly; anyone else goes through sudo for the system packages.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-APT_PACKAGES = libproj-dev pkg-config jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet
+APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet
 PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark
 
 .PHONY: all build setup install uninstall docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean

@@ -46,13 +46,15 @@ let package = Package(
         .target(name: "InterpolateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "CircleCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "AreaCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
-            "CircleCommand", "SpansCommand",
+            "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand",
         ]),
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
@@ -72,7 +74,7 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "CProj", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ]),
     ]

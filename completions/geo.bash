@@ -155,6 +155,47 @@ _geo() {
                 _geo_files
             fi
             ;;
+        area)
+            case $prev in
+                --field) return ;;
+                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
+                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --sphere) return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                -p|--precision) return ;;
+                -o|--output) _geo_files; return ;;
+                --rejects) _geo_files; return ;;
+                -j|--jobs) return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--field --signed --kind --ellps --sphere --from -p --precision --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+            else
+                _geo_files
+            fi
+            ;;
+        locate)
+            case $prev in
+                --point) return ;;
+                --shapes) _geo_files; return ;;
+                --within) return ;;
+                --limit) return ;;
+                --tolerance) return ;;
+                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
+                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --sphere) return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                -p|--precision) return ;;
+                --digits) return ;;
+                -o|--output) _geo_files; return ;;
+                --rejects) _geo_files; return ;;
+                -j|--jobs) return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--point --shapes --within --limit --tolerance --kind --ellps --sphere --from -p --precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+            else
+                _geo_files
+            fi
+            ;;
         *)
             # A plugin: its arguments are files.
             _geo_files

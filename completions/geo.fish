@@ -12,7 +12,7 @@ end
 function __geo_plugin
     set -l words (commandline -opc)
     set -q words[2]; and not string match -q -- '-*' $words[2]
-    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans help commands completion
+    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate help commands completion
 end
 
 complete -c geo -f
@@ -128,3 +128,39 @@ complete -c geo -n '__geo_using spans' -l rejects -r -F -d 'Also write each bad 
 complete -c geo -n '__geo_using spans' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
 complete -c geo -n '__geo_using spans' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
 complete -c geo -n '__geo_using spans' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
+complete -c geo -n '__geo_using area' -F
+complete -c geo -n '__geo_using area' -l field -x -d 'The property the area goes in'
+complete -c geo -n '__geo_using area' -l signed -d 'Also add properties.signed_area_m2: each ring positive counter-clockwise, negative clockwise, summed as given'
+complete -c geo -n '__geo_using area' -l kind -x -a 'geodesic rhumb projected' -d 'How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres)'
+complete -c geo -n '__geo_using area' -l ellps -x -a 'MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere' -d 'The ellipsoid, by PROJ\'s name (WGS84, GRS80, intl, clrk66, ...: \'proj -le\' lists them)'
+complete -c geo -n '__geo_using area' -l sphere -x -d 'A sphere of radius R metres instead of an ellipsoid; 6371009 reproduces the Maps SDK\'s figures'
+complete -c geo -n '__geo_using area' -l from -x -a 'geojson polyline text' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes)'
+complete -c geo -n '__geo_using area' -s p -l precision -x -d 'Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6)'
+complete -c geo -n '__geo_using area' -l rs -d 'Write RFC 8142 GeoJSON text sequences: an RS byte (0x1E) before each record'
+complete -c geo -n '__geo_using area' -l collection -d 'Wrap the output in one FeatureCollection (a single JSON document)'
+complete -c geo -n '__geo_using area' -s o -l output -r -F -d 'Write to FILE instead of standard output (- is standard output)'
+complete -c geo -n '__geo_using area' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
+complete -c geo -n '__geo_using area' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE)'
+complete -c geo -n '__geo_using area' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
+complete -c geo -n '__geo_using area' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
+complete -c geo -n '__geo_using area' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
+complete -c geo -n '__geo_using locate' -F
+complete -c geo -n '__geo_using locate' -l point -x -d 'Locate this point (latitude first) against each input shape'
+complete -c geo -n '__geo_using locate' -l shapes -r -F -d 'Locate each input Point against the shapes in FILE (loaded once, indexed)'
+complete -c geo -n '__geo_using locate' -l within -x -d 'With --shapes: every shape within D metres (nearest first)'
+complete -c geo -n '__geo_using locate' -l limit -x -d 'With --shapes: at most N shapes per point (without --within, the N nearest)'
+complete -c geo -n '__geo_using locate' -l tolerance -x -d 'on_path is true within M metres of the lines (GMSGeometryIsLocationOnPath\'s tolerance)'
+complete -c geo -n '__geo_using locate' -l kind -x -a 'geodesic rhumb projected' -d 'How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres)'
+complete -c geo -n '__geo_using locate' -l ellps -x -a 'MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere' -d 'The ellipsoid, by PROJ\'s name (WGS84, GRS80, intl, clrk66, ...: \'proj -le\' lists them)'
+complete -c geo -n '__geo_using locate' -l sphere -x -d 'A sphere of radius R metres instead of an ellipsoid; 6371009 reproduces the Maps SDK\'s figures'
+complete -c geo -n '__geo_using locate' -l from -x -a 'geojson polyline text' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes)'
+complete -c geo -n '__geo_using locate' -s p -l precision -x -d 'Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6)'
+complete -c geo -n '__geo_using locate' -l digits -x -d 'Round output coordinates to N decimals (half away from zero); default: the shortest digits that read back exactly'
+complete -c geo -n '__geo_using locate' -l rs -d 'Write RFC 8142 GeoJSON text sequences: an RS byte (0x1E) before each record'
+complete -c geo -n '__geo_using locate' -l collection -d 'Wrap the output in one FeatureCollection (a single JSON document)'
+complete -c geo -n '__geo_using locate' -s o -l output -r -F -d 'Write to FILE instead of standard output (- is standard output)'
+complete -c geo -n '__geo_using locate' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
+complete -c geo -n '__geo_using locate' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE)'
+complete -c geo -n '__geo_using locate' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
+complete -c geo -n '__geo_using locate' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
+complete -c geo -n '__geo_using locate' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'

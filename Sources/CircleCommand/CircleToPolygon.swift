@@ -44,12 +44,7 @@ public struct CircleToPolygon: StreamingCommand {
         ])
 
     static let center = Option(custom: "center", valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read.") { text throws(UsageError) in
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed() }
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]), latitude.isFinite, longitude.isFinite else {
-            throw UsageError("--center takes LAT,LNG (like 37.7749,-122.4194), not '\(text)'")
-        }
-        guard (-90...90).contains(latitude) else { throw UsageError("--center latitude \(number: latitude) is outside [-90, 90]") }
-        return Position(longitude: longitude, latitude: latitude)
+        try parseLatLng(text, option: "center")
     }
     static let radius = Option(number: "radius", valueName: "R", help: "The radius in metres.")
     static let radiusField = Option(text: "radius-field", valueName: "NAME", help: "Take each circle's radius from properties.NAME (metres).")

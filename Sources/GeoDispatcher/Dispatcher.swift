@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AreaCommand
 import CircleCommand
 import DecodeCommand
 import Documentation
@@ -8,6 +9,7 @@ import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
+import LocateCommand
 import CommandKit
 import GeoCommandLine
 import Records
@@ -19,7 +21,7 @@ public enum Dispatcher {
     public static let version = "0.2.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

@@ -5,7 +5,7 @@ import Glibc
 /// Angles in degrees, reduced exactly before converting to radians (GeographicLib's `sincosd`):
 /// sin 90° is exactly 1 and cos 90° exactly 0, which matters next to the poles.
 @inline(__always)
-func sincosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
+public func sincosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
     var reduced = remainder(degrees, 360)  // [-180, 180]
     let quarter = (reduced / 90).rounded()
     reduced -= 90 * quarter

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
+import Geometry
 
 // Areas of rings and polygons for every edge kind (GMSGeometryArea, GMSGeometrySignedArea on the
 // ellipsoid). Method, references and measured accuracy: docs/area-and-locate.md.

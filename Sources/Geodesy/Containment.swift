@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
+import Geometry
 
 /// Where a point lies relative to a ring.
 public enum RingLocation: Sendable, Equatable {

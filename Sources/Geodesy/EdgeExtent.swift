@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
+import Geometry
 
 /// An interval of longitudes running east from `west` through `width` degrees, across ±180 when
 /// it must: what a spatial index needs of an edge.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CProj
-import GeoJSON
+import Geometry
 
 extension EdgeModel {
     /// The position on the edge from `a` to `b` (running by the kind) nearest to `p`:

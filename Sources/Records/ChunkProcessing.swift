@@ -39,47 +39,14 @@ struct ChunkProcessor: Sendable {
         let result = ChunkResult(source: chunk.source, output: ByteBuffer(capacity: chunk.count * 2 + 256))
         result.bytes = chunk.count
         let output = RecordWriter(buffer: result.output, framing: framing, decimals: decimals)
-        let base = UnsafePointer(chunk.bytes)
-        if let spans = chunk.spans {
-            for span in spans {
-                let record = UnsafeBufferPointer(start: base + span.range.lowerBound, count: span.range.count)
-                result.records += 1
-                if let problem = span.problem {
-                    result.failures.append(RecordFailure(line: span.line, message: RecordFailure.naming(span.feature, problem), input: Array(record)))
-                } else {
-                    handle(record, line: span.line, feature: span.feature, output, result)
-                }
-                if strict && !result.failures.isEmpty { break }
-            }
-            return result
-        }
-        var line = chunk.firstLine
-        var position = 0
-        while position < chunk.count {
-            let end: Int
-            if let found = memchr(base + position, Int32(chunk.delimiter), chunk.count - position) {
-                end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            } else {
-                end = chunk.count
-            }
-            var start = position
-            var stop = end
-            let recordLine = line
-            if chunk.delimiter == UInt8(ascii: "\n") {
-                line += 1
-            } else {
-                line += countNewlines(base + start, end - start)
-            }
-            position = end + 1
-            if start == 0 && chunk.startsFile && stop - start >= 3
-                && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { start += 3 }
-            while start < stop && isFraming(base[start]) { start += 1 }
-            while stop > start && isFraming(base[stop - 1]) { stop -= 1 }
-            if start == stop { continue }
-            let record = UnsafeBufferPointer(start: base + start, count: stop - start)
+        chunk.forEachRecord { record, line, feature, problem in
             result.records += 1
-            handle(record, line: recordLine, feature: nil, output, result)
-            if strict && !result.failures.isEmpty { break }
+            if let problem {
+                result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, problem), input: Array(record)))
+            } else {
+                handle(record, line: line, feature: feature, output, result)
+            }
+            return !(strict && !result.failures.isEmpty)
         }
         return result
     }
@@ -132,6 +99,78 @@ extension RecordFailure {
     static func naming(_ feature: Int?, _ message: String) -> String {
         feature.map { "features[\($0)]: \(message)" } ?? message
     }
+}
+
+extension Chunk {
+    /// Calls `body` with each record of the chunk, in order: its bytes (framing and white space
+    /// trimmed; blank records skipped), the line it starts on, its index in a FeatureCollection
+    /// document, and what is wrong with it when it cannot be a record. `body` returns false to
+    /// stop.
+    func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>, Int, Int?, String?) -> Bool) {
+        let base = UnsafePointer(bytes)
+        if let spans {
+            for span in spans {
+                let record = UnsafeBufferPointer(start: base + span.range.lowerBound, count: span.range.count)
+                guard body(record, span.line, span.feature, span.problem) else { return }
+            }
+            return
+        }
+        var line = firstLine
+        var position = 0
+        while position < count {
+            let end: Int
+            if let found = memchr(base + position, Int32(delimiter), count - position) {
+                end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            } else {
+                end = count
+            }
+            var start = position
+            var stop = end
+            let recordLine = line
+            line += delimiter == UInt8(ascii: "\n") ? 1 : countNewlines(base + start, end - start)
+            position = end + 1
+            if start == 0 && startsFile && stop - start >= 3
+                && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { start += 3 }
+            while start < stop && isFraming(base[start]) { start += 1 }
+            while stop > start && isFraming(base[stop - 1]) { stop -= 1 }
+            if start == stop { continue }
+            guard body(UnsafeBufferPointer(start: base + start, count: stop - start), recordLine, nil, nil) else { return }
+        }
+    }
+}
+
+/// Reads every record of the file at `path` ("-": standard input) on this thread, as the
+/// streaming runner would (framing, documents, line numbers), and calls `body` with each, its
+/// line and its index in a collection document. A record that cannot be one (a document cut
+/// short) is thrown as a BadRecord naming where; `body`'s errors are thrown on unchanged.
+public func forEachRecord(in path: String, readsJSON: Bool,
+                          _ body: (UnsafeBufferPointer<UInt8>, _ line: Int, _ feature: Int?) throws -> Void) throws {
+    let reader = ChunkReader(paths: [path], readsJSON: readsJSON, chunkSize: ChunkReader.defaultChunkSize)
+    while let chunk = try reader.next() {
+        var failure: (any Error)?
+        chunk.forEachRecord { record, line, feature, problem in
+            do {
+                if let problem { throw LocatedBadRecord(line: line, message: RecordFailure.naming(feature, problem)) }
+                try body(record, line, feature)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// A bad record found while reading a file whole (`forEachRecord`), with its line.
+public struct LocatedBadRecord: Error, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+    public var description: String { message }
 }
 
 /// White space and the RFC 8142 record separator around a record.

@@ -18,7 +18,7 @@ from conftest import GEO_BIN, REPO
 
 GEO = str(GEO_BIN)
 
-BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans"]
+BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate"]
 
 
 def generated(flag, tmp_path):

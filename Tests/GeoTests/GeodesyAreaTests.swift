@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import GeoJSON
+import Geometry
 @testable import Geodesy
 import Polyline
 

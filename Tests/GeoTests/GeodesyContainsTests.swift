@@ -1,7 +1,7 @@
 import CProj
 import Foundation
 import XCTest
-@testable import GeoJSON
+import Geometry
 @testable import Geodesy
 
 /// Point in polygon, edges by kind: fixed cases, and seeded random rings against a winding-number

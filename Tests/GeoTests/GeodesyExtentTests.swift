@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import GeoJSON
+import Geometry
 @testable import Geodesy
 
 /// The latitudes and longitudes an edge covers (for a spatial index), against dense sampling

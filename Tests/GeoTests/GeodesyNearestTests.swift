@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import GeoJSON
+import Geometry
 @testable import Geodesy
 
 /// The nearest point on an edge, against a brute-force oracle run at test time:

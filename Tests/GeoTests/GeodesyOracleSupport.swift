@@ -1,7 +1,7 @@
 import CProj
 import Foundation
 import XCTest
-@testable import GeoJSON
+import Geometry
 @testable import Geodesy
 
 /// Oracles for the area and locate tests, run at test time: GeographicLib's command-line tools

@@ -25,6 +25,9 @@ final class OptionDeclarationTests: XCTestCase {
         "interpolate": [["--fraction", "0.5"], ["--every", "10", "--to", "polyline", "--to-precision", "6"], ["--densify", "5", "--digits", "2"]],
         "circle-to-polygon": [["--radius", "10"], ["--center", "1,2", "--radius", "5", "--tolerance", "1"], ["--radius-field", "r", "--to", "polyline"]],
         "spans": [["--style", "red", "--length", "5"], ["--span", "red:2", "--split", "--width", "3"]],
+        "area": [[], ["--signed", "--kind", "rhumb", "--from", "polyline", "-p6"], ["--field", "a", "--sphere", "6371009"]],
+        "locate": [["--point", "1,2"], ["--point", "1,2", "--from", "text", "--tolerance", "1"],
+                   ["--shapes", "shapes.ndjson", "--within", "5", "--limit", "2", "--kind", "projected"]],
     ]
 
     func testEveryCommandReadsOnlyWhatItDeclares() throws {

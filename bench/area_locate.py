@@ -47,8 +47,11 @@ with open(sys.argv[1], "rb") as f:
 PEER_LOCATE = r'''
 import sys, numpy as np, orjson, shapely
 from shapely import STRtree
-shapes = [shapely.geometry.shape(orjson.loads(l)["geometry"]) for l in open(sys.argv[1], "rb")]
-points = np.array([orjson.loads(l)["geometry"]["coordinates"] for l in open(sys.argv[2], "rb")])
+def geometry(line):
+    value = orjson.loads(line)
+    return value.get("geometry", value)
+shapes = [shapely.geometry.shape(geometry(l)) for l in open(sys.argv[1], "rb")]
+points = np.array([geometry(l)["coordinates"] for l in open(sys.argv[2], "rb")])
 degrees = float(sys.argv[3]) / 111_320.0
 tree = STRtree(shapes)
 geoms = shapely.points(points)

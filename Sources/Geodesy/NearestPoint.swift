@@ -10,7 +10,7 @@ extension EdgeModel {
     ///
     /// - `distance`: the geodesic distance on the ellipsoid from `p` to `position`, metres,
     ///   whatever the kind shapes the edge (for `projected`, the planar Web Mercator distance,
-    ///   SPEC §5 locate).
+    ///   as geo-locate(1) says).
     /// - `along`: the distance from `a` along the edge to `position`, measured by the kind (so
     ///   `edge(a, b).position(atDistance: along)` is `position`).
     /// - `position`: on the edge, longitude in [-180, 180]; an end point as given when nearest.

@@ -12,7 +12,12 @@ struct LocatedShape: Sendable {
     /// cumulative[k][i]: the distance along part k from its start to vertex i; for a closed
     /// ring one more entry, the whole ring.
     var cumulative: [[Double]] = []
+    /// The latitudes each run of `edgesPerPiece` edges of each part covers (for the index).
+    var pieceLatitudes: [[ClosedRange<Double>]] = []
     var polygons: [[Path]] = []
+    /// The part each polygon's outer ring is.
+    var outerParts: [Int] = []
+    static let edgesPerPiece = 8
 
     init(_ geometry: Geometry?, model: EdgeModel) throws(BadRecord) {
         try add(geometry, model)
@@ -26,8 +31,12 @@ struct LocatedShape: Sendable {
         case .lineString(let path): try addPart(path, closed: false, model)
         case .multiLineString(let paths): for path in paths { try addPart(path, closed: false, model) }
         case .polygon(let rings):
+            let outerPart = parts.count
             for ring in rings { try addPart(ring, closed: true, model) }
-            if !rings.isEmpty { polygons.append(rings) }
+            if let outer = rings.first, !outer.isEmpty {
+                polygons.append(rings)
+                outerParts.append(outerPart)
+            }
         case .multiPolygon(let list): for rings in list { try add(.polygon(rings), model) }
         case .geometryCollection(let members): for member in members { try add(member, model) }
         }
@@ -40,13 +49,23 @@ struct LocatedShape: Sendable {
         var sums = [0.0]
         sums.reserveCapacity(path.count + 1)
         var total = CompensatedSum()
+        var latitudes: [ClosedRange<Double>] = []
         for index in 0..<Self.edgeCount(path, closed: isRing) {
-            total.add(model.length(path[index], path[(index + 1) % path.count]))
+            let edge = model.lengthAndLatitudeRange(ofEdgeFrom: path[index], to: path[(index + 1) % path.count])
+            total.add(edge.length)
             sums.append(total.value)
+            if index % Self.edgesPerPiece == 0 {
+                latitudes.append(edge.latitudes)
+            } else {
+                let last = latitudes[latitudes.count - 1]
+                latitudes[latitudes.count - 1] = min(last.lowerBound, edge.latitudes.lowerBound)...max(last.upperBound, edge.latitudes.upperBound)
+            }
         }
+        if latitudes.isEmpty { latitudes.append(path[0].latitude...path[0].latitude) }
         parts.append(path)
         closed.append(isRing)
         cumulative.append(sums)
+        pieceLatitudes.append(latitudes)
     }
 
     var isEmpty: Bool { parts.isEmpty }
@@ -76,6 +95,15 @@ struct Location: Sendable {
     var inside: Bool?
 }
 
+/// The nearest position found so far on one shape.
+struct Nearest: Sendable {
+    var distance: Double
+    var position: Position
+    var along: Double
+    var part: Int
+    var edge: Int
+}
+
 /// The exact nearest position on a shape's parts, by the model's kind. Edges are skipped when a
 /// cheap lower bound on their distance (a chord in 3-D, which no path on the surface is
 /// shorter than, less half the edge's length) is already no better than the best found.
@@ -83,34 +111,48 @@ struct Locator: Sendable {
     let model: EdgeModel
     let space: SearchSpace
 
-    func locate(_ p: Position, in shape: LocatedShape, parts: [Int]? = nil) -> Location? {
-        let probe = space.point(p)
-        var best: (distance: Double, position: Position, along: Double, part: Int, edge: Int)?
-        for k in parts ?? Array(shape.parts.indices) {
-            let path = shape.parts[k]
-            if path.count == 1 {
-                let single = model.nearestPoint(onEdgeFrom: path[0], to: path[0], near: p)
-                if best == nil || single.distance < best!.distance { best = (single.distance, single.position, 0, k, 0) }
-                continue
-            }
-            let sums = shape.cumulative[k]
-            var previous = space.point(path[0])
-            for index in 0..<(sums.count - 1) {
-                let b = path[(index + 1) % path.count]
-                let next = space.point(b)
-                let half = (sums[index + 1] - sums[index]) / 2
-                defer { previous = next }
-                if let best, space.lowerBound(probe, previous, next) - half >= best.distance { continue }
-                let candidate = model.nearestPoint(onEdgeFrom: path[index], to: b, near: p)
-                if best == nil || candidate.distance < best!.distance {
-                    best = (candidate.distance, candidate.position, sums[index] + candidate.along, k, index)
-                }
-            }
-        }
-        guard let best else { return nil }
+    /// Every part of the shape, whole.
+    func locate(_ p: Position, in shape: LocatedShape) -> Location? {
+        var best: Nearest?
+        for k in shape.parts.indices { measure(p, shape, part: k, edges: nil, &best) }
+        return best.map { location(p, shape, $0) }
+    }
+
+    /// The fields for the nearest position found.
+    func location(_ p: Position, _ shape: LocatedShape, _ best: Nearest) -> Location {
         let inside = shape.hasPolygons ? shape.polygons.contains { model.contains(polygon: $0, p) } : nil
         return Location(distance: best.distance, along: best.along, point: best.position,
                         edge: shape.firstEdge(ofPart: best.part) + best.edge, inside: inside)
+    }
+
+    /// Improves `best` with the edges `edges` (all when nil) of part `k`, leaving out edges that
+    /// are surely farther than `cap` (what the caller could still use).
+    func measure(_ p: Position, _ shape: LocatedShape, part k: Int, edges: Range<Int>?, cap: Double = .infinity,
+                 _ best: inout Nearest?) {
+        let path = shape.parts[k]
+        if path.count == 1 {
+            if cap < .infinity && space.lowerBound(space.point(p), space.point(path[0]), space.point(path[0]), length: 0) > cap { return }
+            let single = model.nearestPoint(onEdgeFrom: path[0], to: path[0], near: p)
+            if best == nil || single.distance < best!.distance { best = Nearest(distance: single.distance, position: single.position, along: 0, part: k, edge: 0) }
+            return
+        }
+        let probe = space.point(p)
+        let sums = shape.cumulative[k]
+        let range = edges ?? 0..<(sums.count - 1)
+        var previous = space.point(path[range.lowerBound])
+        for index in range {
+            let b = path[(index + 1) % path.count]
+            let next = space.point(b)
+            defer { previous = next }
+            let bound = space.lowerBound(probe, previous, next, length: sums[index + 1] - sums[index])
+            if bound > cap || (best != nil && bound >= best!.distance) { continue }
+            let candidate = model.nearestPoint(onEdgeFrom: path[index], to: b, near: p)
+            if best == nil || candidate.distance < best!.distance
+                || (candidate.distance == best!.distance && (k, index) < (best!.part, best!.edge)) {
+                best = Nearest(distance: candidate.distance, position: candidate.position,
+                               along: sums[index] + candidate.along, part: k, edge: index)
+            }
+        }
     }
 }
 
@@ -121,10 +163,12 @@ struct Locator: Sendable {
 struct SearchSpace: Sendable {
     let earth: Earth
     let planar: Bool
+    let geodesic: Bool
 
     init(model: EdgeModel) {
         earth = model.earth
         planar = model.kind == .projected
+        geodesic = model.kind == .geodesic
     }
 
     typealias Point = SIMD3<Double>
@@ -142,10 +186,35 @@ struct SearchSpace: Sendable {
         return Point(n * cosPhi * cosLambda, n * cosPhi * sinLambda, n * (1 - earth.e2) * sinPhi)
     }
 
-    /// The least distance from `p` to the segment's end points' bounding box: with half the
-    /// edge's length taken off, a bound on the distance to anything on the edge.
-    func lowerBound(_ p: Point, _ a: Point, _ b: Point) -> Double {
-        distance(p, to: Box(low: pointwiseMin(a, b), high: pointwiseMax(a, b)))
+    /// A lower bound on the distance from `p` to anything on the edge from `a` to `b` (`length`
+    /// long by its kind), cheap enough to skip most edges without solving for the nearest point.
+    /// - geodesic: a geodesic's curvature in space is its normal curvature, at most a/b² on the
+    ///   ellipsoid (1/R on a sphere), and a curve of length s whose curvature is at most κ stays
+    ///   within (1 − cos(κs/2))/κ of its chord (the circular arc bulges most); the chord is never
+    ///   longer than the geodesic distance. Twice that sagitta is taken off, for margin.
+    /// - rhumb: every point of the edge is within half its length of an end.
+    /// - projected: the edge is the segment itself in the plane.
+    func lowerBound(_ p: Point, _ a: Point, _ b: Point, length: Double) -> Double {
+        if planar {
+            return min(segmentDistance(p, a, b), segmentDistance(p + Point(worldWidth, 0, 0), a, b),
+                       segmentDistance(p - Point(worldWidth, 0, 0), a, b))
+        }
+        guard geodesic else {
+            return distance(p, to: Box(low: pointwiseMin(a, b), high: pointwiseMax(a, b))) - length / 2
+        }
+        let curvature = earth.a / (earth.a * (1 - earth.f) * earth.a * (1 - earth.f))
+        let angle = curvature * length / 2
+        let sagitta = angle < .pi / 2 ? (1 - cos(angle)) / curvature : length / 2
+        return segmentDistance(p, a, b) - 2 * sagitta - 1e-6 * length
+    }
+
+    /// The distance from `p` to the straight segment from `a` to `b`.
+    func segmentDistance(_ p: Point, _ a: Point, _ b: Point) -> Double {
+        let ab = b - a, ap = p - a
+        let square = (ab * ab).sum()
+        let t = square > 0 ? min(1, max(0, (ap * ab).sum() / square)) : 0
+        let d = ap - ab * t
+        return (d * d).sum().squareRoot()
     }
 
     /// The least distance from `p` to the box (for `projected`, from the nearest copy of `p`).

@@ -16,16 +16,18 @@ import Geometry
 /// below, and in the Web Mercator plane distances are the planar ones. So the search visits
 /// boxes nearest first and stops once the next box is farther than what it has found.
 final class ShapeIndex: Sendable {
-    struct Entry: Sendable {
+    /// A run of at most `edgesPerPiece` edges of one part, or (part -1) a polygon's inside.
+    struct Piece: Sendable {
         var box: Box
         var shape: Int32
-        /// The part whose edges this piece holds, or -1 for a polygon's inside.
         var part: Int32
+        var firstEdge: Int32
+        var edgeCount: Int32
     }
 
     struct Node: Sendable {
         var box: Box
-        /// Leaves: entries[first ..< first + count]; inner nodes (count -1): children at first
+        /// Leaves: order[first ..< first + count]; inner nodes (count -1): children at first
         /// and second.
         var first: Int32
         var count: Int32
@@ -37,65 +39,67 @@ final class ShapeIndex: Sendable {
     let ids: [[UInt8]?]
     let space: SearchSpace
     let model: EdgeModel
-    private let entries: [Entry]
+    /// The pieces in shape order, each shape's at piecesOf[shape].
+    private let pieces: [Piece]
+    private let piecesOf: [Range<Int>]
+    /// Piece indices in tree order.
+    private let order: [Int32]
     private let nodes: [Node]
-    static let edgesPerPiece = 8
-    static let entriesPerLeaf = 4
+    static let piecesPerLeaf = 4
 
     init(shapes: [LocatedShape], ids: [[UInt8]?], model: EdgeModel) {
         self.shapes = shapes
         self.ids = ids
         self.model = model
         space = SearchSpace(model: model)
-        var entries: [Entry] = []
+        var pieces: [Piece] = []
+        var piecesOf: [Range<Int>] = []
         for (s, shape) in shapes.enumerated() {
+            let start = pieces.count
             for (k, path) in shape.parts.enumerated() {
                 let edges = LocatedShape.edgeCount(path, closed: shape.closed[k])
-                var start = 0
-                repeat {
-                    let end = min(edges, start + ShapeIndex.edgesPerPiece)
-                    var latitudes = path[start].latitude...path[start].latitude
-                    var spans = [LongitudeSpan(west: path[start].longitude, width: 0)]
-                    for index in start..<end {
-                        let a = path[index], b = path[(index + 1) % path.count]
-                        let range = model.latitudeRange(ofEdgeFrom: a, to: b)
-                        latitudes = min(latitudes.lowerBound, range.lowerBound)...max(latitudes.upperBound, range.upperBound)
-                        spans.append(model.longitudeSpan(ofEdgeFrom: a, to: b))
-                    }
+                for (number, latitudes) in shape.pieceLatitudes[k].enumerated() {
+                    let first = number * LocatedShape.edgesPerPiece, end = min(edges, first + LocatedShape.edgesPerPiece)
+                    var spans = [LongitudeSpan(west: path[first].longitude, width: 0)]
+                    for index in first..<end { spans.append(model.longitudeSpan(ofEdgeFrom: path[index], to: path[(index + 1) % path.count])) }
                     for box in ShapeIndex.boxes(latitudes, covering(spans), space) {
-                        entries.append(Entry(box: box, shape: Int32(s), part: Int32(k)))
+                        pieces.append(Piece(box: box, shape: Int32(s), part: Int32(k), firstEdge: Int32(first), edgeCount: Int32(end - first)))
                     }
-                    start = end
-                } while start < edges
+                }
             }
-            for rings in shape.polygons {
+            // A polygon's inside: within its outer ring's latitudes and longitudes (the outer ring
+            // is the first part of the polygon's rings among the shape's parts).
+            for (rings, ringPart) in zip(shape.polygons, shape.outerParts) {
                 guard let outer = rings.first, outer.count > 2 else { continue }
-                var latitudes = outer[0].latitude...outer[0].latitude
+                let ranges = shape.pieceLatitudes[ringPart]
+                var latitudes = ranges.dropFirst().reduce(ranges[0]) { min($0.lowerBound, $1.lowerBound)...max($0.upperBound, $1.upperBound) }
                 var spans: [LongitudeSpan] = []
                 for index in outer.indices {
-                    let a = outer[index], b = outer[(index + 1) % outer.count]
-                    let range = model.latitudeRange(ofEdgeFrom: a, to: b)
-                    latitudes = min(latitudes.lowerBound, range.lowerBound)...max(latitudes.upperBound, range.upperBound)
-                    spans.append(model.longitudeSpan(ofEdgeFrom: a, to: b))
+                    spans.append(model.longitudeSpan(ofEdgeFrom: outer[index], to: outer[(index + 1) % outer.count]))
                 }
                 var span = covering(spans)
                 // A ring around a pole holds it, and every longitude near it.
-                if model.kind != .projected && model.location(of: Position(longitude: 0, latitude: 90), inRing: outer) != .outside {
-                    latitudes = latitudes.lowerBound...90
-                    span = .all
+                // Only a ring that winds round the poles can hold one: ask the costly question then.
+                let winding = outer.indices.reduce(0.0) { sum, index in
+                    sum + longitudeDifference(outer[index].longitude, outer[(index + 1) % outer.count].longitude)
                 }
-                if model.kind != .projected && model.location(of: Position(longitude: 0, latitude: -90), inRing: outer) != .outside {
-                    latitudes = -90...latitudes.upperBound
+                for pole in [90.0, -90.0] where model.kind != .projected && (abs(winding) > 180 || spans.contains(where: \.isAll))
+                    && model.location(of: Position(longitude: 0, latitude: pole), inRing: outer) != .outside {
+                    latitudes = min(latitudes.lowerBound, pole)...max(latitudes.upperBound, pole)
                     span = .all
                 }
                 for box in ShapeIndex.boxes(latitudes, span, space) {
-                    entries.append(Entry(box: box, shape: Int32(s), part: -1))
+                    pieces.append(Piece(box: box, shape: Int32(s), part: -1, firstEdge: 0, edgeCount: 0))
                 }
             }
+            piecesOf.append(start..<pieces.count)
         }
+        var order = (0..<pieces.count).map(Int32.init)
         var nodes: [Node] = []
-        ShapeIndex.build(&entries, 0..<entries.count, &nodes)
-        self.entries = entries
+        ShapeIndex.build(pieces, &order, 0..<order.count, &nodes)
+        self.pieces = pieces
+        self.piecesOf = piecesOf
+        self.order = order
         self.nodes = nodes
     }
 
@@ -105,14 +109,16 @@ final class ShapeIndex: Sendable {
     func search(_ p: Position, within: Double?, limit: Int?, locator: Locator) -> [(shape: Int, location: Location)] {
         let probe = space.point(p)
         let wanted = limit ?? (within == nil ? 1 : Int.max)
-        // Per shape: the best distance found so far (0 when inside); parts already measured.
-        var found: [Int: Double] = [:]
-        var measured: Set<Int> = []
+        // Per shape: the nearest position found so far, and whether it holds the point.
+        var nearest: [Int: Nearest] = [:]
+        var inside: Set<Int> = []
         var threshold = within ?? .infinity
-        func record(_ shape: Int, _ distance: Double) {
-            if let within, distance > within { return }
-            found[shape] = min(found[shape] ?? .infinity, distance)
-            if within == nil && found.count >= wanted { threshold = found.values.sorted()[wanted - 1] }
+        func ordering(_ shape: Int) -> Double { inside.contains(shape) ? 0 : nearest[shape]?.distance ?? .infinity }
+        func update() {
+            guard within == nil else { return }
+            let candidates = Set(nearest.keys).union(inside)
+            guard candidates.count >= wanted else { return }
+            threshold = candidates.map(ordering).sorted()[wanted - 1]
         }
         var queue = MinimumQueue()
         if let root = nodes.first { queue.push(space.distance(probe, to: root.box), 0) }
@@ -125,22 +131,42 @@ final class ShapeIndex: Sendable {
                 }
                 continue
             }
-            for entry in entries[Int(node.first)..<Int(node.first + node.count)] {
-                let shape = Int(entry.shape)
-                guard found[shape] != 0, space.distance(probe, to: entry.box) <= threshold else { continue }
-                if entry.part < 0 {
-                    if shapes[shape].polygons.contains(where: { model.contains(polygon: $0, p) }) { record(shape, 0) }
+            for slot in order[Int(node.first)..<Int(node.first + node.count)] {
+                let piece = pieces[Int(slot)]
+                let shape = Int(piece.shape)
+                guard space.distance(probe, to: piece.box) <= threshold else { continue }
+                if piece.part < 0 {
+                    if !inside.contains(shape) && shapes[shape].polygons.contains(where: { model.contains(polygon: $0, p) }) {
+                        inside.insert(shape)
+                        update()
+                    }
                     continue
                 }
-                // A part is measured whole, once, whichever of its pieces is reached first.
-                guard measured.insert(shape << 24 | Int(entry.part)).inserted,
-                      let location = locator.locate(p, in: shapes[shape], parts: [Int(entry.part)]) else { continue }
-                record(shape, location.distance)
+                var best = nearest[shape]
+                let edges = Int(piece.firstEdge)..<Int(piece.firstEdge + piece.edgeCount)
+                locator.measure(p, shapes[shape], part: Int(piece.part), edges: edges, cap: threshold, &best)
+                guard let best else { continue }
+                nearest[shape] = best
+                update()
             }
         }
-        let chosen = found.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(wanted)
-        return chosen.compactMap { shape, _ in
-            locator.locate(p, in: shapes[shape]).map { (shape, $0) }
+        let candidates = Set(nearest.keys).union(inside).filter { ordering($0) <= threshold }
+        let chosen = candidates.sorted { (ordering($0), $0) < (ordering($1), $1) }.prefix(wanted)
+        return chosen.map { shape in
+            // Every piece nearer than the threshold was measured; a shape holding the point may
+            // be farther from its rings: measure on, nearest pieces first, as far as it takes.
+            var best = nearest[shape]
+            if best == nil || best!.distance > threshold {
+                let own = piecesOf[shape].filter { pieces[$0].part >= 0 }
+                    .map { (space.distance(probe, to: pieces[$0].box), $0) }.sorted { $0 < $1 }
+                for (bound, index) in own {
+                    if let best, bound > best.distance { break }
+                    let piece = pieces[index]
+                    let edges = Int(piece.firstEdge)..<Int(piece.firstEdge + piece.edgeCount)
+                    locator.measure(p, shapes[shape], part: Int(piece.part), edges: edges, &best)
+                }
+            }
+            return (shape, locator.location(p, shapes[shape], best!))
         }
     }
 
@@ -149,18 +175,18 @@ final class ShapeIndex: Sendable {
     /// Top-down: split the entries at the median of the box centres along the widest axis.
     /// Returns the index of the subtree's root.
     @discardableResult
-    private static func build(_ entries: inout [Entry], _ range: Range<Int>, _ nodes: inout [Node]) -> Int {
+    private static func build(_ pieces: [Piece], _ order: inout [Int32], _ range: Range<Int>, _ nodes: inout [Node]) -> Int {
         var box = Box.empty
-        for entry in entries[range] { box.formUnion(entry.box) }
+        for slot in order[range] { box.formUnion(pieces[Int(slot)].box) }
         let index = nodes.count
         nodes.append(Node(box: box, first: Int32(range.lowerBound), count: Int32(range.count)))
-        guard range.count > entriesPerLeaf else { return index }
+        guard range.count > piecesPerLeaf else { return index }
         let extent = box.high - box.low
         let axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2
-        entries[range].sort { $0.box.center[axis] < $1.box.center[axis] }
+        order[range].sort { pieces[Int($0)].box.center[axis] < pieces[Int($1)].box.center[axis] }
         let middle = range.lowerBound + range.count / 2
-        let left = build(&entries, range.lowerBound..<middle, &nodes)
-        let right = build(&entries, middle..<range.upperBound, &nodes)
+        let left = build(pieces, &order, range.lowerBound..<middle, &nodes)
+        let right = build(pieces, &order, middle..<range.upperBound, &nodes)
         nodes[index] = Node(box: box, first: Int32(left), count: -1, second: Int32(right))
         return index
     }

@@ -161,6 +161,35 @@ def test_nearest_point_against_a_brute_force(kind):
         assert g["distance_m"] <= o["distance"] + 1e-6
 
 
+@pytest.mark.parametrize("kind", ["geodesic", "rhumb"])
+def test_long_paths_skip_no_edge_that_is_nearest(kind):
+    """Paths of long edges (up to 2,000 km), where geo skips edges by a lower bound (a chord less
+    a sagitta): the distance must still be the least over every edge, each solved by the
+    brute-force oracle."""
+    rng = random.Random(f"long-{kind}")
+    paths, points = [], []
+    for _ in range(12):
+        lat, lon = rng.uniform(-60, 60), rng.uniform(-180, 180)
+        path = [[lon, lat]]
+        for _ in range(5):
+            lon, lat = lon + rng.uniform(-15, 15), max(-80, min(80, lat + rng.uniform(-12, 12)))
+            path.append([(lon + 180) % 360 - 180, lat])
+        paths.append({"type": "LineString", "coordinates": path})
+        anchor = path[rng.randrange(len(path))]
+        points.append([anchor[0] + rng.uniform(-3, 3), max(-85, min(85, anchor[1] + rng.uniform(-3, 3)))])
+    cases, owners = [], []
+    for index, (shape, p) in enumerate(zip(paths, points)):
+        for a, b in zip(shape["coordinates"], shape["coordinates"][1:]):
+            cases.append({"kind": kind, "a": [a[1], a[0]], "b": [b[1], b[0]], "p": [p[1], p[0]], "along": 0})
+            owners.append(index)
+    best = [math.inf] * len(paths)
+    for owner, answer in zip(owners, oracle(cases)):
+        best[owner] = min(best[owner], answer["distance"])
+    for index, (shape, p) in enumerate(zip(paths, points)):
+        (got,) = locate_point(p, [shape], ["--kind", kind])
+        assert abs(got["distance_m"] - best[index]) < 1e-3, (index, got, best[index])
+
+
 def test_fields_of_a_path_and_a_polygon():
     path = {"type": "LineString", "coordinates": [[0, 0], [1, 0], [1, 1]]}
     (loc,) = locate_point([1.0, 0.5], [path])

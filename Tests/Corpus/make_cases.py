@@ -23,7 +23,13 @@ COMMANDS = {
     "densify": ["interpolate", "--densify", "100000", "--kind", "rhumb"],
     "circle": ["circle-to-polygon", "--radius", "1000", "--segments", "8"],
     "spans": ["spans", "--span", "red", "--span", "gradient(red,blue)", "--split"],
+    "area": ["area", "--signed"],
+    "locate": ["locate", "--point", "20.5,10.5"],
 }
+
+# area reads what length reads; locate --point too, but a shape without positions has
+# nothing to locate against.
+NOTHING_TO_LOCATE = {"null-geometry", "empty-ring"}
 
 def feature(geometry, properties=None):
     return {"type": "Feature", "properties": properties if properties is not None else {}, "geometry": geometry}
@@ -110,6 +116,8 @@ def main():
         assert b"\n" not in data and b"\r" not in data, name
         with open(os.path.join(HERE, "cases", name + ".ndjson"), "wb") as f:
             f.write(data + b"\n")
+        expected = dict(expected, area=expected["length"],
+                        locate="bad" if name in NOTHING_TO_LOCATE and expected["length"] == "ok" else expected["length"])
         manifest["cases"][name] = expected
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

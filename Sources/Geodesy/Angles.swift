@@ -6,7 +6,8 @@ import Glibc
 /// sin 90° is exactly 1 and cos 90° exactly 0, which matters next to the poles.
 @inline(__always)
 public func sincosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
-    var reduced = remainder(degrees, 360)  // [-180, 180]
+    // [-180, 180]; most angles are already there, and remainder() is slow.
+    var reduced = abs(degrees) <= 180 ? degrees : remainder(degrees, 360)
     let quarter = (reduced / 90).rounded()
     reduced -= 90 * quarter
     let radians = reduced * .pi / 180
@@ -22,6 +23,7 @@ public func sincosDegrees(_ degrees: Double) -> (sin: Double, cos: Double) {
 /// A longitude in [-180, 180] (180 stays 180, as PROJ prints it).
 @inline(__always)
 public func normalizedLongitude(_ degrees: Double) -> Double {
+    if abs(degrees) <= 180 { return degrees }
     let reduced = remainder(degrees, 360)
     return reduced == -180 && degrees > 0 ? 180 : reduced
 }
@@ -29,7 +31,12 @@ public func normalizedLongitude(_ degrees: Double) -> Double {
 /// The signed difference λ2 − λ1 reduced to [-180, 180]: the short way round.
 @inline(__always)
 public func longitudeDifference(_ from: Double, _ to: Double) -> Double {
-    remainder(to - from, 360)
+    // remainder(d, 360) without its cost where the answer is plain: d itself within ±180, and
+    // d ∓ 360 (exact, by Sterbenz's lemma) within ±540, as remainder gives it.
+    let d = to - from
+    if abs(d) <= 180 { return d }
+    if abs(d) < 540 { return d > 0 ? d - 360 : d + 360 }
+    return remainder(d, 360)
 }
 
 /// Neumaier's compensated summation: adding a million edge lengths loses nothing visible.

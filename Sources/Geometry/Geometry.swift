@@ -46,30 +46,25 @@ extension Geometry {
         }
     }
 
-    /// The positions of a geometry that is one path, in order: a LineString's or MultiPoint's,
-    /// a Point as a path of one, a Polygon without holes as its ring (what one encoded polyline
-    /// can hold). Throws for geometries of several paths.
-    public static func singlePath(of geometry: Geometry?) throws(BadRecord) -> Path {
-        switch geometry {
-        case nil: return []
-        case .point(let position): return [position]
-        case .multiPoint(let path), .lineString(let path): return path
-        case .polygon(let rings) where rings.count <= 1: return rings.first ?? []
-        case .polygon(let rings):
+    /// The one path of a geometry, in order, the single helper every command uses:
+    /// - to write it (`along` nil: one encoded polyline, `--to polyline`, `decode --to text`): a
+    ///   LineString's or MultiPoint's positions, a Point as a path of one, a Polygon without
+    ///   holes as its ring, null as the empty path; geometries of several paths throw;
+    /// - to walk along it (`along`, what the path is for, ends the message: interpolate, spans):
+    ///   a LineString (maybe empty) or a Point; anything else throws.
+    public static func singlePath(of geometry: Geometry?, along purpose: String? = nil) throws(BadRecord) -> Path {
+        switch (geometry, purpose) {
+        case (.lineString(let path), _): return path
+        case (.point(let position), _): return [position]
+        case (nil, let purpose?): throw BadRecord("a null geometry has no path \(purpose)")
+        case (.some(let other), let purpose?): throw BadRecord("a \(other.typeName) is not a path \(purpose): give LineStrings")
+        case (nil, nil): return []
+        case (.multiPoint(let path), nil): return path
+        case (.polygon(let rings), nil) where rings.count <= 1: return rings.first ?? []
+        case (.polygon(let rings), nil):
             throw BadRecord("a Polygon with \(rings.count - 1) hole\(rings.count == 2 ? "" : "s") has more than one path")
-        case .some(let other):
+        case (.some(let other), nil):
             throw BadRecord("a \(other.typeName) has more than one path")
-        }
-    }
-
-    /// The path a command walks along (interpolate, spans): a LineString (maybe empty), or a
-    /// Point as a path of one point. `purpose` ends the message for anything else ("to interpolate along").
-    public static func walkablePath(of geometry: Geometry?, _ purpose: String) throws(BadRecord) -> Path {
-        switch geometry {
-        case .lineString(let line): return line
-        case .point(let position): return [position]
-        case nil: throw BadRecord("a null geometry has no path \(purpose)")
-        case .some(let other): throw BadRecord("a \(other.typeName) is not a path \(purpose): give LineStrings")
         }
     }
 }

@@ -133,7 +133,7 @@ public struct InterpolateHandler: RecordHandler {
 
     /// The path a point mode walks: a LineString, or a Point as a path of one point.
     func singlePath(_ geometry: Geometry?) throws -> Path {
-        let path = try Geometry.walkablePath(of: geometry, "to interpolate along (--densify takes any geometry)")
+        let path = try Geometry.singlePath(of: geometry, along: "to interpolate along (--densify takes any geometry)")
         guard !path.isEmpty else { throw BadRecord("an empty LineString has no point to interpolate") }
         try model.validate(path)
         return path

@@ -229,7 +229,7 @@ final class ChunkReader {
             switch buffer[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
             case recordSeparator: return .some(recordSeparator)
-            case UInt8(ascii: "{"), UInt8(ascii: "[") where readsJSON:
+            case UInt8(ascii: "{") where readsJSON, UInt8(ascii: "[") where readsJSON:
                 guard let newline = memchr(buffer + index, 0x0A, count - index) else {
                     return atEnd ? .some(UInt8(ascii: "\n")) : nil
                 }

@@ -124,7 +124,7 @@ public struct SpansHandler: RecordHandler {
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try input.readFeatures(record) { feature in
-            let path = try Geometry.walkablePath(of: feature.geometry, "for spans to run along")
+            let path = try Geometry.singlePath(of: feature.geometry, along: "for spans to run along")
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
             try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,

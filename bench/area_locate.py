@@ -28,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchcorpus import corpus_paths
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 OUT = BENCH / "out" / "area_locate"
@@ -70,18 +72,6 @@ for i in range(len(points)):
     out.write(orjson.dumps({"type": "Feature", "properties": {"locate": matches}, "geometry": {"type": "Point", "coordinates": points[i].tolist()}}) + b"\n")
     start = stop
 '''
-
-
-def corpus(path: Path) -> Path:
-    paths = path / "paths.ndjson"
-    if not paths.exists():
-        maker = REPO.parent / "shared" / "bench" / "make_corpus.py"
-        if not maker.exists():
-            sys.exit(f"no corpus at {paths}, and no {maker} to make one: it is only in the project's "
-                     "workspace; give --corpus DIR with a paths.ndjson of LineString features")
-        path.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(maker), str(path)], check=True, stdout=subprocess.DEVNULL)
-    return paths
 
 
 def timed(args, stdin=None, output=None):
@@ -176,7 +166,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", default="area,locate")
     a = ap.parse_args()
-    paths = corpus(a.corpus)
+    paths = corpus_paths(a.corpus)
     ok = True
     if "area" in a.only:
         ok = bench_area(a.geo, paths, a.runs) and ok

@@ -21,22 +21,12 @@ import sys
 import time
 from pathlib import Path
 
+from benchcorpus import corpus_paths
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 OUT = BENCH / "out" / "documents"
 MB = 1 << 20
-
-
-def corpus_features(corpus: Path):
-    paths = corpus / "paths.ndjson"
-    if not paths.exists():
-        maker = REPO.parent / "shared" / "bench" / "make_corpus.py"
-        if not maker.exists():
-            sys.exit(f"no corpus at {paths}, and no {maker} to make one: it is only in the project's "
-                     "workspace; give --corpus DIR with a paths.ndjson of GeoJSON features")
-        corpus.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(maker), str(corpus)], check=True, stdout=subprocess.DEVNULL)
-    return paths.read_text().splitlines()
 
 
 def write_inputs(lines, size_mb):
@@ -85,7 +75,7 @@ def main():
     ap.add_argument("--corpus", type=Path, default=BENCH / "out" / "corpus")
     ap.add_argument("--keep", action="store_true", help="keep the generated inputs")
     a = ap.parse_args()
-    pretty, seq = write_inputs(corpus_features(a.corpus), a.size_mb)
+    pretty, seq = write_inputs(corpus_paths(a.corpus).read_text().splitlines(), a.size_mb)
     size = pretty.stat().st_size / MB
     rows = []
     for name, path, jobs in (("pretty FeatureCollection", pretty, "2"), ("pretty FeatureCollection", pretty, "1"),

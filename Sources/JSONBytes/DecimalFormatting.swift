@@ -283,11 +283,3 @@ extension ByteBuffer {
         append(number)
     }
 }
-
-/// A number in a message as geo writes numbers: the shortest text that reads back to the same
-/// double, never in exponent notation (`0.000001`, `20000000`).
-public func formatNumber(_ value: Double) -> String {
-    let buffer = ByteBuffer(capacity: 32)
-    buffer.appendNumber(value, decimals: nil)
-    return String(decoding: buffer.bytes, as: UTF8.self)
-}

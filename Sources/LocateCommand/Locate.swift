@@ -171,15 +171,11 @@ public struct LocateHandler: RecordHandler {
         var ids: [[UInt8]?] = []
         let source = file == "-" ? "<stdin>" : file
         do {
-            try forEachRecord(in: file, readsJSON: true) { record, line, feature in
-                do {
-                    try GeoJSONReader.readFeatures(record) { read in
-                        shapes.append(try LocatedShape(read.geometry, model: model))
-                        ids.append(read.members.first { record[$0.key].elementsEqual("\"id\"".utf8) }
-                                   .map { Array(record[$0.value]) })
-                    }
-                } catch {
-                    throw LocatedBadRecord(line: line, message: feature.map { "features[\($0)]: \(error)" } ?? "\(error)")
+            try forEachRecord(in: file, readsJSON: true) { record in
+                try GeoJSONReader.readFeatures(record) { read in
+                    shapes.append(try LocatedShape(read.geometry, model: model))
+                    ids.append(read.members.first { record[$0.key].elementsEqual("\"id\"".utf8) }
+                               .map { Array(record[$0.value]) })
                 }
             }
         } catch let bad as LocatedBadRecord {

@@ -140,23 +140,25 @@ extension Chunk {
 }
 
 /// Reads every record of the file at `path` ("-": standard input) on this thread, as the
-/// streaming runner would (framing, documents, line numbers), and calls `body` with each, its
-/// line and its index in a collection document. A record that cannot be one (a document cut
-/// short) is thrown as a BadRecord naming where; `body`'s errors are thrown on unchanged.
-public func forEachRecord(in path: String, readsJSON: Bool,
-                          _ body: (UnsafeBufferPointer<UInt8>, _ line: Int, _ feature: Int?) throws -> Void) throws {
+/// streaming runner would (framing, documents, line numbers), and calls `body` with each. A
+/// record that cannot be one (a document cut short) or that `body` throws for stops the reading
+/// as a LocatedBadRecord, with its line and, in a collection, `features[K]`; a file that cannot
+/// be read is a RunFailure.
+public func forEachRecord(in path: String, readsJSON: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     let reader = ChunkReader(paths: [path], readsJSON: readsJSON, chunkSize: ChunkReader.defaultChunkSize)
     while let chunk = try reader.next() {
         var failure: (any Error)?
         chunk.forEachRecord { record, line, feature, problem in
             do {
                 if let problem { throw LocatedBadRecord(line: line, message: RecordFailure.naming(feature, problem)) }
-                try body(record, line, feature)
+                try body(record)
                 return true
+            } catch let located as LocatedBadRecord {
+                failure = located
             } catch {
-                failure = error
-                return false
+                failure = LocatedBadRecord(line: line, message: RecordFailure.naming(feature, "\(error)"))
             }
+            return false
         }
         if let failure { throw failure }
     }

@@ -304,11 +304,7 @@ final class ChunkReader {
             state.storeBase += keep
             state.scanned -= keep
         }
-        if spans.isEmpty {
-            return nil
-        }
-        line = document!.splitter.line
-        return Chunk(storage: output, spans: spans, source: source)
+        return spans.isEmpty ? nil : Chunk(storage: output, spans: spans, source: source)
     }
 }
 

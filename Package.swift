@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         // PROJ's C API (proj.h, geodesic.h); the geodesy module is its only user.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        // A one-ulp hypot that `geo` exports in place of glibc's, for PROJ's geodesics (hypot.c says why).
+        .target(name: "FastHypot"),
 
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
         // the imports). Leaves: no dependencies.
@@ -30,7 +32,7 @@ let package = Package(
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
-        .target(name: "Geodesy", dependencies: ["CProj", "Geometry"], swiftSettings: fast),
+        .target(name: "Geodesy", dependencies: ["CProj", "FastHypot", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
         .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON"], swiftSettings: fast),
@@ -56,7 +58,9 @@ let package = Package(
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand",
         ]),
-        .executableTarget(name: "geo", dependencies: ["GeoDispatcher"]),
+        // Exporting hypot lets the dynamic linker bind PROJ's calls to FastHypot's (ELF interposition).
+        .executableTarget(name: "geo", dependencies: ["GeoDispatcher"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot"])]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
         .executableTarget(name: "geo-fuzz", dependencies: [
             "GeoDispatcher", "CommandKit", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
@@ -74,7 +78,7 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "CProj", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "CProj", "FastHypot", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ]),
     ]

@@ -56,34 +56,57 @@ public enum PathInputFormat: Sendable, Equatable {
 
     /// Decodes a raw polyline, or a JSON string literal holding one.
     public static func path(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> Path {
-        if record.first == UInt8(ascii: "\"") {
-            var scanner = JSONScanner(record)
-            let token = try scanner.string()
-            try scanner.expectEnd()
-            if !token.hasEscapes {
-                return try decodePath(UnsafeBufferPointer(rebasing: record[token.content]), precision: precision)
+        try withPolylineText(of: record) { text in
+            var path = Path()
+            path.reserveCapacity(text.count / 4)
+            let factor = Polyline.scale(precision)
+            try decode(text, precision: precision) { latitude, longitude in
+                path.append(Position(longitude: Double(longitude) / factor, latitude: Double(latitude) / factor))
             }
-            var text = scanner.text(token)
-            return try text.withUTF8 { try decodePath($0, precision: precision) }
+            return path
         }
-        return try decodePath(record, precision: precision)
     }
 
-    /// Decodes polyline bytes to positions, each coordinate `integer / 10^precision`.
+    /// Decodes a raw polyline, or a JSON string literal holding one, keeping its exact integers:
+    /// what `geo decode` prints with integer arithmetic alone.
+    public static func scaledPath(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> ScaledPath {
+        try withPolylineText(of: record) { text in
+            var path = ScaledPath(scale: precision)
+            path.integers.reserveCapacity(text.count / 2)
+            try decode(text, precision: precision) { latitude, longitude in
+                path.integers.append(longitude)
+                path.integers.append(latitude)
+            }
+            return path
+        }
+    }
+
+    /// The polyline text of a record: the record itself, or the content of its JSON string literal.
     @inline(__always)
-    public static func decodePath(_ text: UnsafeBufferPointer<UInt8>, precision: Int) throws -> Path {
-        var path = Path()
-        path.reserveCapacity(text.count / 4)
-        let factor = Polyline.scale(precision)
+    static func withPolylineText<Result>(of record: UnsafeBufferPointer<UInt8>,
+                                         _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        guard record.first == UInt8(ascii: "\"") else { return try body(record) }
+        var scanner = JSONScanner(record)
+        let token = try scanner.string()
+        try scanner.expectEnd()
+        if !token.hasEscapes { return try body(UnsafeBufferPointer(rebasing: record[token.content])) }
+        var text = scanner.text(token)
+        return try text.withUTF8 { try body($0) }
+    }
+
+    /// Decodes polyline bytes to integer pairs (latitude, longitude, each over 10^precision),
+    /// rejecting a latitude outside [-90, 90], the usual sign of a wrong --precision.
+    @inline(__always)
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, precision: Int, _ body: (Int64, Int64) -> Void) throws {
+        let limit = 90 * UInt64(Polyline.scale(precision))
         var outOfRange: Int64?
         try Polyline.decode(text) { latitude, longitude in
-            if latitude.magnitude > 90 * UInt64(factor) && outOfRange == nil { outOfRange = latitude }
-            path.append(Position(longitude: Double(longitude) / factor, latitude: Double(latitude) / factor))
+            if latitude.magnitude > limit && outOfRange == nil { outOfRange = latitude }
+            body(latitude, longitude)
         }
         if let outOfRange {
-            throw BadRecord("decoded latitude \(number: Double(outOfRange) / factor) is outside [-90, 90] (is --precision \(precision) right?)")
+            throw BadRecord("decoded latitude \(number: Double(outOfRange) / Polyline.scale(precision)) is outside [-90, 90] (is --precision \(precision) right?)")
         }
-        return path
     }
 
     /// `51.5,-0.12 48.85,2.35`: pairs of latitude and longitude separated by white space.

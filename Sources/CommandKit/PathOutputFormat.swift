@@ -38,7 +38,12 @@ public enum PathOutputFormat: Sendable, Equatable {
 public func appendPolyline(_ path: Path, precision: Int, to buffer: ByteBuffer) throws(PolylineError) {
     var encoder = PolylineEncoder(precision: precision)
     for position in path {
-        try encoder.append(latitude: position.latitude, longitude: position.longitude) { buffer.append($0) }
+        // One capacity check a point, not one a byte: a point takes at most 26 bytes (two 64-bit
+        // values of 13 five-bit chunks each).
+        let start = buffer.reserve(26)
+        var written = 0
+        try encoder.append(latitude: position.latitude, longitude: position.longitude) { start[written] = $0; written += 1 }
+        buffer.count += written
     }
 }
 

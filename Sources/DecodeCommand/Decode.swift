@@ -73,9 +73,9 @@ public struct DecodeHandler: RecordHandler {
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         guard let field else {
-            let path = try PathInputFormat.path(ofPolylineRecord: record, precision: precision)
-            if text { return writeText(path, to: output) }
-            output.write(Feature(geometry: nil), from: record, geometry: .replaced(.path(path)))
+            if text { return writeText(try PathInputFormat.path(ofPolylineRecord: record, precision: precision), to: output) }
+            let path = try PathInputFormat.scaledPath(ofPolylineRecord: record, precision: precision)
+            output.write(Feature(geometry: nil), from: record, geometry: .scaled(path))
             return
         }
         guard isGeoJSON(record) else {

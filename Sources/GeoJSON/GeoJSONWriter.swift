@@ -28,6 +28,8 @@ public struct GeoJSONWriter {
         /// The input geometry bytes, untouched (or the parsed one re-written for a bare geometry).
         case unchanged
         case replaced(Geometry?)
+        /// A decoded path of exact decimals: a LineString, a Point for one position, null for none.
+        case scaled(ScaledPath)
     }
 
     /// Writes `feature` (from `source`) as one Feature object: members in input order, the
@@ -43,6 +45,7 @@ public struct GeoJSONWriter {
             case .unchanged:
                 if let raw = feature.geometryBytes { out.appendRaw(source, raw) } else { write(feature.geometry, to: out) }
             case .replaced(let replacement): write(replacement, to: out)
+            case .scaled(let path): write(path, to: out)
             }
             out.append(UInt8(ascii: "}"))
             return
@@ -58,6 +61,8 @@ public struct GeoJSONWriter {
             switch (member.role, geometry) {
             case (.geometry, .replaced(let replacement)):
                 write(replacement, to: out)
+            case (.geometry, .scaled(let path)):
+                write(path, to: out)
             case (.properties, _):
                 writeProperties(feature.propertiesBytes, from: source, adding: added, to: out)
                 wroteProperties = true
@@ -187,6 +192,33 @@ public struct GeoJSONWriter {
             write(position, to: out)
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    /// A decoded path as `write(Geometry.path(...))` would write its doubles, digit for digit.
+    public func write(_ path: ScaledPath, to out: ByteBuffer) {
+        switch path.count {
+        case 0:
+            out.append("null")
+        case 1:
+            out.append("{\"type\":\"Point\",\"coordinates\":[")
+            out.appendScaled(path.integers[0], scale: path.scale, decimals: decimals)
+            out.append(UInt8(ascii: ","))
+            out.appendScaled(path.integers[1], scale: path.scale, decimals: decimals)
+            out.append("]}")
+        default:
+            out.append("{\"type\":\"LineString\",\"coordinates\":[")
+            var index = 0
+            while index < path.integers.count {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "["))
+                out.appendScaled(path.integers[index], scale: path.scale, decimals: decimals)
+                out.append(UInt8(ascii: ","))
+                out.appendScaled(path.integers[index + 1], scale: path.scale, decimals: decimals)
+                out.append(UInt8(ascii: "]"))
+                index += 2
+            }
+            out.append("]}")
+        }
     }
 
     @inline(__always)

@@ -282,4 +282,15 @@ extension ByteBuffer {
         if let decimals { number = number.rounded(toDecimals: decimals) }
         append(number)
     }
+
+    /// `integer / 10^scale`, as `appendNumber` would print that double: digits straight from the
+    /// integer when it has at most 15 of them (then they are the shortest), else through the double.
+    @inline(__always)
+    public func appendScaled(_ integer: Int64, scale: Int, decimals: Int?) {
+        if integer.magnitude < 1_000_000_000_000_000 {
+            appendScaled(negative: integer < 0, magnitude: integer.magnitude, scale: scale, decimals: decimals)
+        } else {
+            appendNumber(Double(integer) / powerOfTen(scale), decimals: decimals)
+        }
+    }
 }

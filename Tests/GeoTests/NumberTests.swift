@@ -116,6 +116,24 @@ final class NumberTests: XCTestCase {
         }
     }
 
+    func testScaledIntegersPrintAsTheirDoubleWould() {
+        // geo decode prints integer / 10^p from the integer: the same text as the double, rounded
+        // or not, over the whole 64-bit range (past 15 digits it goes through the double).
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Int64] = [0, 1, -1, 999_999_999_999_999, 1_000_000_000_000_000, -1_000_000_000_000_000, .max, .min]
+        for index in 0..<100_000 {
+            let precision = Int.random(in: 0...10, using: &generator)
+            let bits = Int64.random(in: 1...62, using: &generator)
+            let integer = index < edges.count * 11 ? edges[index % edges.count]
+                : Int64.random(in: -(1 << bits)...(1 << bits) - 1, using: &generator)
+            let decimals: Int? = Bool.random(using: &generator) ? nil : Int.random(in: 0...12, using: &generator)
+            let buffer = ByteBuffer()
+            buffer.appendScaled(integer, scale: precision, decimals: decimals)
+            XCTAssertEqual(buffer.string, format(Double(integer) / powerOfTen(precision), decimals: decimals),
+                           "\(integer) / 10^\(precision), decimals \(String(describing: decimals))")
+        }
+    }
+
     func testStringEscapingReplacesInvalidUTF8() {
         let buffer = ByteBuffer()
         let bytes: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0xFF, 0xC3, 0xA9, 0xE2, 0x82]

@@ -20,11 +20,21 @@ public struct Option<Value: Sendable>: OptionDeclaration {
         self.spec = spec
     }
 
-    /// The same option, read as `Value`: `value` when it is not given (and said so in help).
-    public func defaulting(to value: Value, shown: String? = nil) -> DefaultedOption<Value> {
+    /// The same option, read as `Value`: `value` when it is not given (and said so in help, as
+    /// `shown`). The overloads below show numbers and choices without `"\(value)"`, whose
+    /// reflection costs a millisecond of every run's start (descriptions are built at startup).
+    public func defaulting(to value: Value, shown: String) -> DefaultedOption<Value> {
         var copy = self
-        copy.spec.defaultValue = shown ?? "\(value)"
+        copy.spec.defaultValue = shown
         return DefaultedOption(option: copy, value: value)
+    }
+
+    public func defaulting(to value: Value) -> DefaultedOption<Value> where Value: LosslessStringConvertible {
+        defaulting(to: value, shown: value.description)
+    }
+
+    public func defaulting(to value: Value) -> DefaultedOption<Value> where Value: RawRepresentable, Value.RawValue == String {
+        defaulting(to: value, shown: value.rawValue)
     }
 
     /// The same option, which may be given several times (read with `arguments.all(_:)`).

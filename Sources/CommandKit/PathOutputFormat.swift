@@ -38,12 +38,9 @@ public enum PathOutputFormat: Sendable, Equatable {
 public func appendPolyline(_ path: Path, precision: Int, to buffer: ByteBuffer) throws(PolylineError) {
     var encoder = PolylineEncoder(precision: precision)
     for position in path {
-        // One capacity check a point, not one a byte: a point takes at most 26 bytes (two 64-bit
-        // values of 13 five-bit chunks each).
-        let start = buffer.reserve(26)
-        var written = 0
-        try encoder.append(latitude: position.latitude, longitude: position.longitude) { start[written] = $0; written += 1 }
-        buffer.count += written
+        // One capacity check a point, not one a byte.
+        let start = buffer.reserve(PolylineEncoder.maximumPointLength)
+        buffer.count += try encoder.append(latitude: position.latitude, longitude: position.longitude, to: start)
     }
 }
 

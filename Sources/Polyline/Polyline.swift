@@ -150,31 +150,64 @@ public struct PolylineEncoder {
         return integer
     }
 
-    /// Appends the encoding of one point to `output` through `write`.
+    /// The most bytes one point takes: two 64-bit values of 13 five-bit chunks each.
+    public static let maximumPointLength = 26
+
+    /// Writes the encoding of one point at `output`, which must have room for
+    /// `maximumPointLength` bytes, and returns how many it wrote.
     @inline(__always)
     public mutating func append(latitude: Double, longitude: Double,
-                                to write: (UInt8) -> Void) throws(PolylineError) {
+                                to output: UnsafeMutablePointer<UInt8>) throws(PolylineError) -> Int {
         let lat = try rounded(latitude)
         let lng = try rounded(longitude)
         let (deltaLatitude, overflowLatitude) = lat.subtractingReportingOverflow(previousLatitude)
         let (deltaLongitude, overflowLongitude) = lng.subtractingReportingOverflow(previousLongitude)
         guard !overflowLatitude else { throw PolylineError(kind: .coordinateTooLarge(latitude), offset: pointIndex) }
         guard !overflowLongitude else { throw PolylineError(kind: .coordinateTooLarge(longitude), offset: pointIndex) }
-        PolylineEncoder.emit(deltaLatitude, write)
-        PolylineEncoder.emit(deltaLongitude, write)
+        let latitudeLength = PolylineEncoder.emit(deltaLatitude, to: output)
+        let length = latitudeLength + PolylineEncoder.emit(deltaLongitude, to: output + latitudeLength)
         previousLatitude = lat
         previousLongitude = lng
         pointIndex += 1
+        return length
     }
 
+    /// Appends the encoding of one point through `write`, a byte at a time.
     @inline(__always)
-    static func emit(_ delta: Int64, _ write: (UInt8) -> Void) {
-        var zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
-        while zigzag >= 0x20 {
-            write(UInt8(0x20 | (zigzag & 0x1F)) + 63)
-            zigzag >>= 5
+    public mutating func append(latitude: Double, longitude: Double,
+                                to write: (UInt8) -> Void) throws(PolylineError) {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PolylineEncoder.maximumPointLength) { bytes throws(PolylineError) in
+            let length = try append(latitude: latitude, longitude: longitude, to: bytes.baseAddress!)
+            for index in 0..<length { write(bytes[index]) }
         }
-        write(UInt8(zigzag) + 63)
+    }
+
+    /// Writes one zig-zag value at `output` and returns its length. Most values take one to four
+    /// chunks: those four bytes are written without a branch (a loop's exit, at a length that
+    /// varies from value to value, mispredicts), each with its continuation bit set when more
+    /// follow; bytes past the value's length are scratch that the next value overwrites.
+    @inline(__always)
+    static func emit(_ delta: Int64, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        let zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
+        let bits = 64 - (zigzag | 1).leadingZeroBitCount
+        let length = (bits + 4) / 5
+        if length <= 4 {
+            for index in 0..<4 {
+                let chunk = UInt8(truncatingIfNeeded: zigzag >> UInt64(5 * index)) & 0x1F
+                let more: UInt8 = index < length - 1 ? 0x20 : 0
+                output[index] = (chunk | more) &+ 63
+            }
+            return length
+        }
+        var rest = zigzag
+        var index = 0
+        while rest >= 0x20 {
+            output[index] = UInt8(0x20 | (rest & 0x1F)) + 63
+            rest >>= 5
+            index += 1
+        }
+        output[index] = UInt8(rest) + 63
+        return index + 1
     }
 }
 

@@ -13,10 +13,12 @@ let package = Package(
         .executable(name: "geo", targets: ["geo"]),
     ],
     targets: [
-        // PROJ's C API (proj.h, geodesic.h); the geodesy module is its only user.
-        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
-        // A one-ulp hypot that `geo` exports in place of glibc's, for PROJ's geodesics (hypot.c says why).
-        .target(name: "FastHypot"),
+        // PROJ's C API (proj.h, geodesic.h from libproj-dev); the geodesy module is its only user.
+        // Headers only: ProjRuntime loads libproj on first use.
+        .systemLibrary(name: "CProj"),
+        // How geo runs PROJ: libproj loaded on first use (decode and encode never pay for it), and
+        // a fast hypot that `geo` exports in place of glibc's for PROJ's geodesics.
+        .target(name: "ProjRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
         // the imports). Leaves: no dependencies.
@@ -32,7 +34,7 @@ let package = Package(
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
-        .target(name: "Geodesy", dependencies: ["CProj", "FastHypot", "Geometry"], swiftSettings: fast),
+        .target(name: "Geodesy", dependencies: ["CProj", "ProjRuntime", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
         .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON"], swiftSettings: fast),
@@ -58,7 +60,7 @@ let package = Package(
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand",
         ]),
-        // Exporting hypot lets the dynamic linker bind PROJ's calls to FastHypot's (ELF interposition).
+        // Exporting hypot lets the dynamic linker bind PROJ's calls to ProjRuntime's (ELF interposition).
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot"])]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
@@ -78,7 +80,7 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "CProj", "FastHypot", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "CProj", "ProjRuntime", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ]),
     ]

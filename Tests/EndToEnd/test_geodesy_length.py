@@ -651,18 +651,3 @@ def test_output_never_uses_exponent_notation():
     assert rec["properties"]["length_m"] == pytest.approx(1.1057e-7, rel=1e-3)
     assert dec(rec["properties"]["length_m"]) in text
 
-
-def test_proj_calls_geos_own_hypot():
-    """PROJ's geodesics call hypot() through the dynamic linker; geo exports FastHypot's so that
-    they bind to it (Sources/FastHypot/hypot.c). If the export were lost from the link, lengths
-    would still be right but a fifth slower: the loader's own log says which one was bound."""
-    import os
-    import subprocess
-    from conftest import geo_bin
-    env = dict(os.environ, LD_DEBUG="bindings")
-    out = subprocess.run([geo_bin(), "length"], input=b'{"type":"LineString","coordinates":[[0,0],[1,1]]}\n',
-                         env=env, capture_output=True, timeout=60)
-    assert out.returncode == 0
-    bindings = [line for line in out.stderr.decode().splitlines() if "`hypot'" in line and "libproj" in line]
-    assert bindings, "libproj never bound hypot"
-    assert all(os.path.basename(geo_bin()) + " [0]" in line for line in bindings), bindings

@@ -1,84 +1,99 @@
 /// Runs chunks through `workers` threads and hands their results back in input order.
-/// Chunks flow reader → workers → this thread, in sequence; the reader waits while `limit` chunks
-/// are in flight, which keeps memory flat whatever the input size.
+///
+/// Each worker reads its own next chunk (one at a time: the input has one position) and then
+/// processes it, so the chunk's bytes are already in the cache of the core that parses them;
+/// with a reader thread of its own, every input byte was written by one core and read by
+/// another (decode and encode used 4-5 % more CPU that way). At most `limit` chunks are in
+/// flight (read but not yet written), which keeps memory flat whatever the input size.
 final class OrderedPipeline: @unchecked Sendable {
     enum Item {
         case result(ChunkResult, bytesRead: Int)
         case failure(RunFailure)
     }
 
+    /// Guards the results and the flow control below.
     private let condition = Monitor()
-    /// Chunks waiting for a worker; a taken slot is emptied at once, so its chunk is freed as soon
-    /// as its worker is done with it, not when the array is next compacted.
-    private var queue: [(Int, Chunk, Int)?] = []
-    private var queueHead = 0
     private var finished: [Int: Item] = [:]
-    private var produced = 0
-    private var readerDone = false
     private var nextToWrite = 0
     private var inFlight = 0
-    /// Set by the writer from the output it sees, taken up by the reader (ChunkReader.chunkSize).
+    /// How many items there are, once the input has ended (a read failure is the last item).
+    private var total: Int?
+    /// Set by the writer from the output it sees, taken up by the next read (ChunkReader.chunkSize).
     private var chunkSize = ChunkReader.firstChunkSize
     private var ratio = OutputRatio()
     private let limit: Int
+
+    /// Guards the reader and the sequence numbers it hands out, in read order.
+    private let readLock = Monitor()
     private let reader: ChunkReader
+    private var nextSequence = 0
+    private var exhausted = false
+
     private let processor: ChunkProcessor
 
     init(reader: ChunkReader, processor: ChunkProcessor, workers: Int) {
         self.reader = reader
         self.processor = processor
         limit = workers * 2 + 2
-        startThread { [self] in readLoop() }
         for _ in 0..<workers { startThread { [self] in workLoop() } }
-    }
-
-    private func readLoop() {
-        while true {
-            condition.lock()
-            while inFlight >= limit { condition.wait() }
-            inFlight += 1
-            reader.chunkSize = chunkSize
-            condition.unlock()
-            let item: Result<Chunk?, RunFailure>
-            do { item = .success(try reader.next()) } catch { item = .failure(error) }
-            condition.lock()
-            switch item {
-            case .success(let chunk?):
-                queue.append((produced, chunk, reader.bytesRead))
-            case .success(nil):
-                inFlight -= 1
-                readerDone = true
-            case .failure(let error):
-                finished[produced] = .failure(error)
-                readerDone = true
-            }
-            produced += 1
-            let done = readerDone
-            condition.broadcast()
-            condition.unlock()
-            if done { return }
-        }
     }
 
     private func workLoop() {
         while true {
             condition.lock()
-            while queueHead == queue.count && !readerDone { condition.wait() }
-            guard queueHead < queue.count else { condition.unlock(); return }
-            let (sequence, chunk, bytesRead) = queue[queueHead]!
-            queue[queueHead] = nil
-            queueHead += 1
-            if queueHead > 64 && queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
+            while inFlight >= limit { condition.wait() }
+            inFlight += 1
+            let size = chunkSize
+            condition.unlock()
+
+            readLock.lock()
+            if exhausted {
+                readLock.unlock()
+                release()
+                return
             }
-            condition.unlock()
-            let result = processor.process(chunk)
-            condition.lock()
-            finished[sequence] = .result(result, bytesRead: bytesRead)
-            condition.broadcast()
-            condition.unlock()
+            reader.chunkSize = size
+            let sequence = nextSequence
+            nextSequence += 1
+            let item: Result<Chunk?, RunFailure>
+            do { item = .success(try reader.next()) } catch { item = .failure(error) }
+            let bytesRead = reader.bytesRead
+            if case .success(.some) = item {} else { exhausted = true }
+            readLock.unlock()
+
+            switch item {
+            case .success(let chunk?):
+                let result = processor.process(chunk)
+                finish(sequence, .result(result, bytesRead: bytesRead))
+            case .success(nil):
+                condition.lock()
+                total = sequence
+                condition.unlock()
+                release()
+                return
+            case .failure(let error):
+                condition.lock()
+                total = sequence + 1
+                condition.unlock()
+                finish(sequence, .failure(error))
+                return
+            }
         }
+    }
+
+    private func finish(_ sequence: Int, _ item: Item) {
+        condition.lock()
+        finished[sequence] = item
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Gives back a slot that carried no chunk.
+    private func release() {
+        condition.lock()
+        inFlight -= 1
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// The next result in input order, or nil at the end.
@@ -96,8 +111,7 @@ final class OrderedPipeline: @unchecked Sendable {
                 condition.broadcast()
                 return item
             }
-            // The reader's last sequence number is its end marker (or its failure, returned above).
-            if readerDone && nextToWrite >= produced - 1 { return nil }
+            if let total, nextToWrite >= total { return nil }
             condition.wait()
         }
     }

@@ -43,3 +43,24 @@ def test_proj_calls_geos_own_hypot():
     bindings = [line for line in log.splitlines() if "`hypot'" in line and "libproj" in line]
     assert bindings, "libproj never bound hypot"
     assert all(os.path.basename(geo_bin()) + " [0]" in line for line in bindings), bindings
+
+
+def test_without_proj_geodesy_fails_clearly_and_decode_still_runs(tmp_path):
+    """libproj hidden (a private mount puts /dev/null over it): a geodesic command says so and
+    exits 69 (EX_UNAVAILABLE); decode, which never needs it, works."""
+    import shutil
+    real = os.path.realpath("/usr/lib/x86_64-linux-gnu/libproj.so.25")
+    if not shutil.which("unshare") or os.geteuid() != 0 or not os.path.exists(real):
+        pytest.skip("needs root, unshare and Debian's libproj.so.25")
+    line = tmp_path / "line.json"
+    line.write_bytes(LINE)
+    script = (f'mount --bind /dev/null {real} || exit 99; '
+              f'"$GEO" length {line}; echo "length=$?"; '
+              f'printf "_p~iF~ps|U\\n" | "$GEO" decode; echo "decode=$?"')
+    out = subprocess.run(["unshare", "-m", "bash", "-c", script], env=dict(os.environ, GEO=geo_bin()),
+                         capture_output=True, text=True, timeout=60)
+    if "length=" not in out.stdout:
+        pytest.skip(f"cannot make a private mount here: {out.stderr.strip()}")
+    assert "length=69" in out.stdout
+    assert "geo: cannot load PROJ:" in out.stderr and "libproj25" in out.stderr
+    assert '"coordinates":[-120.2,38.5]' in out.stdout and "decode=0" in out.stdout

@@ -82,6 +82,42 @@ extension Polyline {
     /// One zig-zag value: chunks of 5 bits, low first, 0x20 set on all but the last.
     @inline(__always)
     static func value(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(PolylineError) -> Int64 {
+        if index + 8 <= text.count,
+           let (bits, length) = valueInWord(UnsafeRawPointer(text.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+            index += length
+            let magnitude = Int64(bitPattern: bits >> 1)
+            return bits & 1 != 0 ? ~magnitude : magnitude
+        }
+        return try valueByteByByte(text, &index)
+    }
+
+    /// The zig-zag bits of a value that ends within these eight bytes (first byte lowest), and
+    /// its length; nil when it does not end there or a byte before its end is not '?'...'~'
+    /// (the byte-by-byte path then reads it, and names the problem). Without a loop: a loop's
+    /// exit, at a length that varies from value to value, mispredicts every time.
+    @inline(__always)
+    static func valueInWord(_ loaded: UInt64) -> (UInt64, Int)? {
+        let word = UInt64(littleEndian: loaded)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // Each byte minus 63 in its low 7 bits, with no borrow between bytes (the 0x80 set
+        // first absorbs it); its 0x80 is then clear when the byte's low 7 bits were below 63.
+        let chunks = (word | high) &- 0x3F3F_3F3F_3F3F_3F3F
+        let ends = ~chunks & 0x2020_2020_2020_2020
+        guard ends != 0 else { return nil }
+        let length = ends.trailingZeroBitCount / 8 + 1
+        let inValue = length == 8 ? UInt64.max : (1 << UInt64(8 * length)) &- 1
+        // Outside '?'...'~': below 63, 127 (its low 7 bits plus one reach 0x80), or 128 and up.
+        let invalid = (~chunks | ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x0101_0101_0101_0101) | word) & high
+        guard invalid & inValue == 0 else { return nil }
+        // Gather the 5-bit chunks: pairs into 10 bits, then 20, then 40.
+        var bits = chunks & 0x1F1F_1F1F_1F1F_1F1F & inValue
+        bits = (bits & 0x00FF_00FF_00FF_00FF) | ((bits & 0xFF00_FF00_FF00_FF00) >> 3)
+        bits = (bits & 0x0000_FFFF_0000_FFFF) | ((bits & 0xFFFF_0000_FFFF_0000) >> 6)
+        bits = (bits & 0x0000_0000_FFFF_FFFF) | ((bits & 0xFFFF_FFFF_0000_0000) >> 12)
+        return (bits, length)
+    }
+
+    static func valueByteByByte(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(PolylineError) -> Int64 {
         let start = index
         var result: UInt64 = 0
         var shift: UInt64 = 0

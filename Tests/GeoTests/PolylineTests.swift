@@ -88,4 +88,35 @@ final class PolylineTests: XCTestCase {
         // Each value fits, but the delta between them does not.
         XCTAssertThrowsError(try Polyline.encode([(0, -9e8), (0, 9e8)], precision: 10))
     }
+
+    /// Values read eight bytes at a time agree with the byte-by-byte reader, value, length and
+    /// error, on random text: long and short values, bytes outside '?'...'~' anywhere, and ends
+    /// within and beyond the eight bytes.
+    func testWordAtATimeValuesMatchByteByByte() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            var bytes = (0..<Int.random(in: 1...20, using: &generator)).map { _ -> UInt8 in
+                switch Int.random(in: 0..<20, using: &generator) {
+                case 0: return UInt8.random(in: 0...255, using: &generator)
+                case 1...9: return UInt8.random(in: 95...126, using: &generator)  // continuation
+                default: return UInt8.random(in: 63...94, using: &generator)      // end of a value
+                }
+            }
+            bytes.append(contentsOf: [63, 63, 63, 63, 63, 63, 63, 63])
+            bytes.withUnsafeBufferPointer { text in
+                var fast = 0, slow = 0
+                let fastResult = Result { () throws(PolylineError) in try Polyline.value(text, &fast) }
+                let slowResult = Result { () throws(PolylineError) in try Polyline.valueByteByByte(text, &slow) }
+                switch (fastResult, slowResult) {
+                case (.success(let a), .success(let b)):
+                    XCTAssertEqual(a, b, "\(bytes)")
+                    XCTAssertEqual(fast, slow, "\(bytes)")
+                case (.failure(let a), .failure(let b)):
+                    XCTAssertEqual(a, b, "\(bytes)")
+                default:
+                    XCTFail("\(bytes): \(fastResult) vs \(slowResult)")
+                }
+            }
+        }
+    }
 }

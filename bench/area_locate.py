@@ -90,12 +90,22 @@ def median_runs(args, runs, stdin=None, output=None):
     return statistics.median(seconds), min(seconds), max(seconds), max(r[1] for r in results)
 
 
+def summary(results):
+    """Median, min, max of single-run results from median_runs, and the largest peak RSS."""
+    seconds = [r[0] for r in results]
+    return statistics.median(seconds), min(seconds), max(seconds), max(r[3] for r in results)
+
+
 def bench_area(geo, paths, runs):
     OUT.mkdir(parents=True, exist_ok=True)
     peer_out, geo_out = OUT / "area-peer.ndjson", OUT / "area-geo.ndjson"
     (OUT / "peer_area.py").write_text(PEER_AREA)
-    peer = median_runs([sys.executable, OUT / "peer_area.py", paths], 1, output=peer_out)
-    two = median_runs([geo, "area", "-j2", paths], runs, output=geo_out)
+    # Interleaved, so that a noisy stretch of the machine falls on both sides alike.
+    peer_runs, two_runs = [], []
+    for _ in range(runs):
+        peer_runs.append(median_runs([sys.executable, OUT / "peer_area.py", paths], 1, output=peer_out))
+        two_runs.append(median_runs([geo, "area", "-j2", paths], 1, output=geo_out))
+    peer, two = (summary(r) for r in (peer_runs, two_runs))
     one = median_runs([geo, "area", "-j1", paths], runs)
     worst = 0.0
     for a, b in zip(open(geo_out), open(peer_out)):
@@ -104,7 +114,7 @@ def bench_area(geo, paths, runs):
     print("## geo area: 20,000 corpus paths closed as rings, WGS84\n")
     print("| | median s (min–max) | peak RSS MB | speed-up |")
     print("|---|---:|---:|---:|")
-    print(f"| pyproj polygon_area_perimeter + orjson | {peer[0]:.2f} | {peer[3]:.0f} | 1× |")
+    print(f"| pyproj polygon_area_perimeter + orjson | {peer[0]:.2f} ({peer[1]:.2f}–{peer[2]:.2f}) | {peer[3]:.0f} | 1× |")
     print(f"| geo area, 2 cores | {two[0]:.3f} ({two[1]:.3f}–{two[2]:.3f}) | {two[3]:.0f} | {peer[0] / two[0]:.1f}× |")
     print(f"| geo area, 1 core | {one[0]:.3f} ({one[1]:.3f}–{one[2]:.3f}) | {one[3]:.0f} | {peer[0] / one[0]:.1f}× |")
     print(f"\nEvery area agrees with pyproj's: worst difference {worst:.3f} of the tolerance (0.1 m² + 1e-9 relative).\n")

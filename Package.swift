@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         // PROJ's C API (proj.h, geodesic.h); the geodesy module is its only user.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the engine's output buffers.
+        .systemLibrary(name: "CMalloc"),
 
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
         // the imports). Leaves: no dependencies.
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "Geodesy", dependencies: ["CProj", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
-        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON"], swiftSettings: fast),
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fast),
         // What commands share between the engine and the command line: the GeoCommand and
         // StreamingCommand protocols, the stream, path-format and geodesy option groups, the
         // per-record size limit.

@@ -755,6 +755,7 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     ensure_corpus(ctx)
     failures = []
+    requested_peers = list(peer_sets)     # goals are reported for these, run or not
     for peer, why in ensure_peer_packages(peer_sets, install=not args.no_install).items():
         failures.append(f"FAIL peers '{peer}': {why}")
         say(failures[-1])
@@ -972,6 +973,8 @@ def main():
     goals = []
     for name in ctx.jobs:
         for peer, goal in ctx.jobs[name]["goals"].items():
+            if peer not in requested_peers:
+                continue
             p = results.get(name, {}).get("peers", {}).get(peer, {})
             what = f"geo {name} ≥ {goal:g}x faster than the {PEER_SETS[peer]['label']} peer (all cores)"
             if "speedup_all" in p:

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark: geo against the Python peers of ../shared/bench/peers.py.
+"""Side-by-side benchmark: geo against two sets of Python peers from ../shared/bench/.
 
-For every job in JOBS it runs the peer once and geo (all cores, then -j1) --runs times,
-timing each process (wall clock) and reading its peak RSS from os.wait4, checks that geo's
-answers agree with the peer's, then streams a big input (~--big-mb MB made by repeating the
-corpus) through geo to check that memory stays flat. Prints a markdown table and whether the
-goals are met:
+The peer sets (PEER_SETS): `python`, ../shared/bench/peers.py (the `polyline` package + json,
+pyproj + json, as users would script them), and `fast`, ../shared/bench/peers_fast.py (the
+fastest a Python user would reach for: Rust-backed pypolyline, orjson, pyproj). Missing peer
+packages are installed with pip first (--no-install: say which, and stop).
 
-  * geo decode and geo encode each at least 20x faster than the Python peer (all cores);
-  * geo length (geodesic, WGS84) at least 4x faster than the pyproj peer (all cores);
-  * geo's peak RSS under 64 MB whatever the input size.
+For every job in JOBS it runs each peer and geo (all cores, then -j1) --runs times, timing each
+process (wall clock: median, min-max) and reading its peak RSS from os.wait4, checks that geo's
+answers agree with every peer's, then streams a big input (~--big-mb MB made by repeating the
+corpus) through geo to check that memory stays flat. Prints a markdown report and whether the
+goals are met (GOALS: speed-up of geo on all cores over each peer set, per job; geo's peak RSS
+under 32 MB whatever the input size); --readme-table prints the README's speed table from the
+last run's bench/out/results.json.
 
 With the length job it also measures the floor for one core: bench/geod_floor.c (built into
 bench/out/geod_floor with `cc -O2 ... -lproj` when missing or older than its source) times
@@ -23,8 +26,10 @@ Exit status: 0 when all answers agree (1 on any mismatch or failed command; with
 --check-goals, 2 when they agree but a goal is missed).
 
 usage: python3 bench/run.py [--corpus DIR] [--shared DIR] [--geo PATH] [--runs N]
-                            [--big-mb N] [--only decode,encode,length] [--no-cli-peers]
-                            [--wait-quiet S] [--retry-noisy N] [--check-goals]
+                            [--big-mb N] [--only decode,encode,length] [--peers python,fast]
+                            [--no-install] [--no-cli-peers] [--wait-quiet S] [--retry-noisy N]
+                            [--check-goals]
+       python3 bench/run.py --readme-table
 
 geo is run from a copy (bench/out/geo-under-test) taken at the start, so a rebuild during the
 run cannot mix two builds. For every run the CPU time other processes took meanwhile is
@@ -53,8 +58,7 @@ REPO = BENCH.parent
 OUT = BENCH / "out"
 MB = 1 << 20
 
-SPEEDUP_GOAL = 20.0      # geo (all cores) vs the peer, per job unless the job sets "goal"
-RSS_GOAL_MB = 64.0       # geo peak RSS, any input size
+RSS_GOAL_MB = 32.0       # geo peak RSS, any input size (issue 15)
 LENGTH_TOL_M = 1e-6      # length job: |geo length_m - peer length_m| per feature
 
 
@@ -200,38 +204,57 @@ def check_length(peer_out, geo_out, stats=None):
     return m
 
 
-# ---------------------------------------------------------------- the job table
-# To add a job (length, interpolate, ...): add an entry. `peer` and `geo` build argv lists;
-# `input` is the corpus file the job reads (also what is repeated for the big-input test);
-# `check` compares outputs. `geo_big` builds the geo argv for the big input (None: no
-# big-input test for this job).
+# ---------------------------------------------------------------- peers and jobs
+# A peer set is a script in ../shared/bench/ that takes `MODE CORPUS_DIR` and writes the job's
+# output to stdout, the packages it imports (pip name: import name), and what it uses per job
+# (for the report).
 
-def _peer(mode):
-    return lambda ctx: [sys.executable, str(ctx.shared / "bench" / "peers.py"), mode, str(ctx.corpus)]
+PEER_SETS = {
+    "python": dict(script="peers.py", packages={"polyline": "polyline", "pyproj": "pyproj"},
+                   label="pure Python", uses={"decode": "`polyline` + `json`",
+                                              "encode": "`polyline` + `json`",
+                                              "length": "pyproj `Geod.line_length` + `json`"}),
+    "fast": dict(script="peers_fast.py",
+                 packages={"pypolyline": "pypolyline", "orjson": "orjson", "pyproj": "pyproj"},
+                 label="fastest", uses={"decode": "`pypolyline` (Rust) + `orjson`",
+                                        "encode": "`pypolyline` (Rust) + `orjson`",
+                                        "length": "pyproj `Geod.line_length` + `orjson`"}),
+}
 
+# To add a job (interpolate, ...): add an entry. `mode` is the peers' mode; `geo` builds geo's
+# argv; `input` is the corpus file the job reads (also what is repeated for the big-input test);
+# `check` compares outputs; `goals` the speed-up geo (all cores) must reach over each peer set
+# (decode, encode, length ≥ 20x, 20x, 4x the pure-Python peers from the first issues; ≥ 8x, 8x,
+# 3x the fastest ones from issue 15). `geo_big` builds the geo argv for the big input (None:
+# no big-input test for this job).
 
 JOBS = {
     "decode": dict(
         what="polylines → GeoJSON NDJSON",
+        title="decode 20,000 polylines to GeoJSON",
         input="polylines.txt",
-        peer=_peer("decode"),
+        mode="decode",
         geo=lambda ctx, path: [ctx.geo, "decode", str(path)],
         check=check_decode,
+        goals={"python": 20.0, "fast": 8.0},
     ),
     "encode": dict(
         what="GeoJSON NDJSON → polylines",
+        title="encode 20,000 GeoJSON paths to polylines",
         input="paths.ndjson",
-        peer=_peer("encode"),
+        mode="encode",
         geo=lambda ctx, path: [ctx.geo, "encode", str(path)],
         check=check_encode,
+        goals={"python": 20.0, "fast": 8.0},
     ),
     "length": dict(
         what="geodesic length of every path (WGS84) → GeoJSON NDJSON with properties.length_m",
+        title="geodesic length of the same paths (2 M edges, WGS84)",
         input="paths.ndjson",
-        peer=_peer("length-geodesic"),
+        mode="length-geodesic",
         geo=lambda ctx, path: [ctx.geo, "length", str(path)],
         check=check_length,
-        goal=4.0,
+        goals={"python": 4.0, "fast": 3.0},
     ),
 }
 for _job in JOBS.values():
@@ -420,7 +443,7 @@ def snapshot_binary(src):
 def peer_versions():
     from importlib import metadata
     out = []
-    for pkg in ("polyline", "pyproj"):
+    for pkg in sorted({p for ps in PEER_SETS.values() for p in ps["packages"]}):
         try:
             v = metadata.version(pkg)
         except metadata.PackageNotFoundError:
@@ -437,6 +460,44 @@ def git_head():
                               capture_output=True, text=True, timeout=10).stdout.strip() or "?"
     except (OSError, subprocess.SubprocessError):
         return "?"
+
+
+def check_shared(shared, peer_sets):
+    """Stops with a clear message when the shared folder (or a script in it) is missing."""
+    need = ["make_corpus.py"] + [PEER_SETS[n]["script"] for n in peer_sets]
+    missing = [n for n in need if not (shared / "bench" / n).is_file()]
+    if not missing:
+        return
+    where = (f"{shared} does not exist" if not shared.is_dir()
+             else f"{shared}/bench/ has no {', '.join(missing)}")
+    raise SystemExit(
+        f"run.py: the shared folder is missing: {where}.\n"
+        f"It is the workspace folder beside the repository (bench/make_corpus.py makes the corpus; "
+        f"bench/peers.py and bench/peers_fast.py are the peers); a clone of the repository does "
+        f"not have it. Pass a copy with --shared DIR.")
+
+
+def ensure_peer_packages(peer_sets, install):
+    """Imports every peer set's packages in a child Python; installs the missing ones with pip
+    (unless install is False). Returns {peer set: reason it cannot run} for the ones that still
+    cannot."""
+    def missing(pkgs):
+        return [pip for pip, mod in pkgs.items()
+                if subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True).returncode]
+    broken = {}
+    for name in peer_sets:
+        gone = missing(PEER_SETS[name]["packages"])
+        if gone and install:
+            say(f"peers '{name}' need {', '.join(gone)}: pip install {' '.join(gone)} ...")
+            for extra in ([], ["--break-system-packages"]):   # the second for an externally managed Python
+                if subprocess.run([sys.executable, "-m", "pip", "install", "-q", *extra, *gone]).returncode == 0:
+                    break
+            gone = missing(PEER_SETS[name]["packages"])
+        if gone:
+            broken[name] = (f"the {PEER_SETS[name]['label']} peers ({PEER_SETS[name]['script']}) need "
+                            f"{', '.join(gone)}: run `{Path(sys.executable).name} -m pip install "
+                            f"{' '.join(gone)}`" + ("" if install else " (or leave out --no-install)"))
+    return broken
 
 
 def ensure_corpus(ctx):
@@ -577,11 +638,59 @@ def measure_cli_peers(edges_txt, n_edges):
     return res
 
 
-def fmt_mismatch(job, who, m):
+def fmt_mismatch(job, who, peer, m):
     n, a, b, reason = m["first"]
     show = lambda x: "(none)" if x is None else x.decode("utf-8", "replace")
-    return (f"FAIL {job}: {who} disagrees with the peer on {m['count']} of {m['lines']} lines; "
+    return (f"FAIL {job}: {who} disagrees with {peer} on {m['count']} of {m['lines']} lines; "
             f"first at line {n} ({reason}):\n  peer: {show(a)}\n  geo:  {show(b)}")
+
+
+def timed(argv, out, runs, label):
+    """Runs argv `runs` times (stdout to `out`); {"s": median wall s, "runs": every wall s,
+    "kib": highest peak RSS}."""
+    walls, rss = [], []
+    for i in range(runs):
+        w, k = run(argv, out, out.with_suffix(".err"))
+        walls.append(w)
+        rss.append(k)
+        say(f"{label} run {i + 1}: {w:.3f} s, {k / 1024:.1f} MB")
+    return {"s": statistics.median(walls), "runs": walls, "kib": max(rss)}
+
+
+def spread(t, digits=3):
+    """A timing as `median (min–max)`."""
+    return f"{t['s']:.{digits}f} ({min(t['runs']):.{digits}f}–{max(t['runs']):.{digits}f})"
+
+
+def readme_table(res):
+    """The README's speed table (## Speed) from a run's results.json: one row per job and peer
+    set, the CLI peers of the length job, geo's and the peer's peak RSS."""
+    cores = res["cores"]
+    lines = [f"Measured {res['date'][:10]} ({res['machine']}; geo {res['geo_sha256_prefix']}…, "
+             f"repo at {res['repo']}), `python3 bench/run.py`: median (min–max) of {res['runs']} runs "
+             f"each, every answer checked against every peer's:", "",
+             f"| job | peer | peer time s | geo s, {cores} cores | geo s, 1 core | speed-up "
+             f"({cores} cores / 1) | peak memory MB: peer / geo |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for name, r in res["jobs"].items():
+        if "geo_all" not in r:
+            continue
+        geo_mb = max(r["geo_all"]["kib"], r["geo_j1"]["kib"]) / 1024
+        for peer, p in r["peers"].items():
+            lines.append(f"| {JOBS[name]['title']} | {PEER_SETS[peer]['uses'][name]} ({PEER_SETS[peer]['label']}) "
+                         f"| {spread(p, 2)} "
+                         f"| {spread(r['geo_all'])} | {spread(r['geo_j1'])} "
+                         f"| {p['speedup_all']:.1f}× / {p['speedup_j1']:.1f}× | {p['kib'] / 1024:.0f} / {geo_mb:.0f} |")
+        cli = [c for c in r.get("cli_peers") or [] if "s" in c]
+        if cli:
+            lines.append(f"| the same {r['edges']:,} geodesic inverses | "
+                         + " / ".join(f"`{c['argv'].split()[0]}`" for c in cli) + " | "
+                         + " / ".join(f"{c['s']:.2f}" for c in cli) + f" | {r['geo_all_s']:.3f} | | "
+                         + " / ".join(f"{c['s'] / r['geo_all_s']:.1f}×" for c in cli) + " | "
+                         + " / ".join(f"{c['kib'] / 1024:.0f}" for c in cli) + f" / {geo_mb:.0f} |")
+    if res.get("failures"):
+        lines += ["", "(this run had failures: " + "; ".join(f.splitlines()[0] for f in res["failures"]) + ")"]
+    return "\n".join(lines)
 
 
 def main():
@@ -592,10 +701,19 @@ def main():
                     help="the shared folder with bench/make_corpus.py and bench/peers.py "
                          "(default <repo>/../shared)")
     ap.add_argument("--geo", default=str(REPO / ".build" / "release" / "geo"))
-    ap.add_argument("--runs", type=int, default=3, help="geo runs per setting; the median is reported")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="runs of geo per setting and of each peer; the median is reported, with "
+                         "the spread (min-max)")
     ap.add_argument("--big-mb", type=int, default=1024,
                     help="size of the big input for the memory test (0 skips it)")
     ap.add_argument("--only", default=",".join(JOBS), help=f"jobs to run (of {','.join(JOBS)})")
+    ap.add_argument("--peers", default=",".join(PEER_SETS),
+                    help=f"peer sets to run (of {','.join(PEER_SETS)})")
+    ap.add_argument("--no-install", action="store_true",
+                    help="do not pip install missing peer packages: say which and leave that peer set out")
+    ap.add_argument("--readme-table", action="store_true",
+                    help="print the README's speed table from bench/out/results.json (the last run) "
+                         "and exit")
     ap.add_argument("--wait-quiet", type=float, default=0, metavar="S",
                     help="before each measurement wait, up to S seconds, until other processes "
                          "have used under 0.15 cores for 3 s (default 0: don't wait)")
@@ -607,11 +725,22 @@ def main():
     ap.add_argument("--check-goals", action="store_true", help="exit 2 when a goal is missed")
     args = ap.parse_args()
 
+    if args.readme_table:
+        try:
+            print(readme_table(json.loads((OUT / "results.json").read_text())))
+        except (OSError, ValueError, KeyError) as e:
+            raise SystemExit(f"run.py: no usable results in {OUT / 'results.json'} ({e}); "
+                             f"run python3 bench/run.py first")
+        return 0
     NOISE.update(retries=max(0, args.retry_noisy), wait=args.wait_quiet)
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     unknown = [n for n in names if n not in JOBS]
     if unknown:
         ap.error(f"unknown job(s) {', '.join(unknown)}; known: {', '.join(JOBS)}")
+    peer_sets = [n.strip() for n in args.peers.split(",") if n.strip()]
+    unknown = [n for n in peer_sets if n not in PEER_SETS]
+    if unknown or not peer_sets:
+        ap.error(f"unknown peer set(s) {', '.join(unknown)}; known: {', '.join(PEER_SETS)}")
     if args.runs < 1:
         ap.error("--runs must be at least 1")
     if not os.access(args.geo, os.X_OK):
@@ -622,8 +751,15 @@ def main():
     ctx = Ctx()
     ctx.corpus, ctx.shared = args.corpus.resolve(), args.shared.resolve()
     ctx.jobs = {n: JOBS[n] for n in names}
+    check_shared(ctx.shared, peer_sets)
     OUT.mkdir(parents=True, exist_ok=True)
     ensure_corpus(ctx)
+    failures = []
+    requested_peers = list(peer_sets)     # goals are reported for these, run or not
+    for peer, why in ensure_peer_packages(peer_sets, install=not args.no_install).items():
+        failures.append(f"FAIL peers '{peer}': {why}")
+        say(failures[-1])
+        peer_sets.remove(peer)
     geo_src = os.path.abspath(args.geo)
     ctx.geo, built, geo_sha = snapshot_binary(geo_src)
     head = git_head()
@@ -638,7 +774,7 @@ def main():
             say(f"warning: load average {la:.2f} before {when}; timings may be noisy")
         return la
 
-    failures, rows, big_rows, results = [], [], [], {}
+    rows, big_rows, results = [], [], {}
     floor, cli = None, []
     edges = None
     if "length" in ctx.jobs:        # prepared once, before anything is timed
@@ -651,33 +787,28 @@ def main():
     load = note_load("the start")
     for name, job in ctx.jobs.items():
         inp = ctx.corpus / job["input"]
-        r = results[name] = {"input_mb": inp.stat().st_size / MB}
+        r = results[name] = {"input_mb": inp.stat().st_size / MB, "peers": {}}
         if name != next(iter(ctx.jobs)):
             r["load_before"] = note_load(name)
         try:
-            say(f"[{name}] peer ...")
-            peer_out = OUT / f"{name}.peer.out"
-            r["peer_s"], r["peer_kib"] = run(job["peer"](ctx), peer_out, OUT / f"{name}.peer.err")
-            say(f"[{name}] peer {r['peer_s']:.2f} s, {r['peer_kib'] / 1024:.1f} MB")
+            for peer in peer_sets:
+                say(f"[{name}] peers '{peer}' ...")
+                r["peers"][peer] = timed(
+                    [sys.executable, ctx.shared / "bench" / PEER_SETS[peer]["script"], job["mode"], ctx.corpus],
+                    OUT / f"{name}.{peer}.out", args.runs, f"[{name}] {peer} peer")
             for tag, extra in (("all", []), ("j1", ["-j1"])):
                 wait_quiet(args.wait_quiet, f"{name} geo {tag}")
-                walls, rss = [], []
                 geo_out = OUT / f"{name}.geo-{tag}.out"
-                for i in range(args.runs):
-                    w, k = run(job["geo"](ctx, inp) + extra, geo_out, OUT / f"{name}.geo-{tag}.err")
-                    walls.append(w)
-                    rss.append(k)
-                    say(f"[{name}] geo {tag} run {i + 1}: {w:.3f} s, {k / 1024:.1f} MB")
-                r[f"geo_{tag}_s"] = statistics.median(walls)
-                r[f"geo_{tag}_runs"] = walls
-                r[f"geo_{tag}_kib"] = max(rss)
-                stats = {}
-                m = job["check"](peer_out, geo_out, stats)
-                if stats:
-                    r[f"check_{tag}"] = stats
-                if m:
-                    failures.append(fmt_mismatch(name, f"geo ({'all cores' if tag == 'all' else '-j1'})", m))
-                    say(failures[-1])
+                r[f"geo_{tag}"] = timed(job["geo"](ctx, inp) + extra, geo_out, args.runs, f"[{name}] geo {tag}")
+                for peer in peer_sets:
+                    stats = {}
+                    m = job["check"](OUT / f"{name}.{peer}.out", geo_out, stats)
+                    if stats:
+                        r["peers"][peer][f"check_{tag}"] = stats
+                    if m:
+                        failures.append(fmt_mismatch(name, f"geo ({'all cores' if tag == 'all' else '-j1'})",
+                                                     f"the {peer} peer", m))
+                        say(failures[-1])
             if not filecmp.cmp(OUT / f"{name}.geo-all.out", OUT / f"{name}.geo-j1.out", shallow=False):
                 failures.append(f"FAIL {name}: geo's output with all cores differs from -j1")
                 say(failures[-1])
@@ -685,14 +816,15 @@ def main():
             failures.append(f"FAIL {name}: {e}")
             say(failures[-1])
             continue
-        r["speedup_all"] = r["peer_s"] / r["geo_all_s"]
-        r["speedup_j1"] = r["peer_s"] / r["geo_j1_s"]
+        r["geo_all_s"], r["geo_j1_s"] = r["geo_all"]["s"], r["geo_j1"]["s"]
         r["jobs_speedup"] = r["geo_j1_s"] / r["geo_all_s"]
-        rows.append(
-            f"| {name} | {r['peer_s']:.2f} | {r['geo_all_s']:.3f} | {r['geo_j1_s']:.3f} "
-            f"| {r['speedup_all']:.1f}x / {r['speedup_j1']:.1f}x "
-            f"| {r['geo_all_kib'] / 1024:.1f} / {r['geo_j1_kib'] / 1024:.1f} "
-            f"| {r['peer_kib'] / 1024:.1f} |")
+        for peer, p in r["peers"].items():
+            p["speedup_all"], p["speedup_j1"] = p["s"] / r["geo_all_s"], p["s"] / r["geo_j1_s"]
+            rows.append(
+                f"| {name} | {PEER_SETS[peer]['label']}: {PEER_SETS[peer]['uses'][name]} | {spread(p)} "
+                f"| {spread(r['geo_all'])} | {spread(r['geo_j1'])} "
+                f"| {p['speedup_all']:.1f}x / {p['speedup_j1']:.1f}x "
+                f"| {p['kib'] / 1024:.1f} / {r['geo_all']['kib'] / 1024:.1f} / {r['geo_j1']['kib'] / 1024:.1f} |")
 
     if edges and not any(f.startswith("FAIL length floor") for f in failures):
         edges_bin, edges_txt, n_edges = edges
@@ -773,14 +905,14 @@ def main():
         f"- corpus: {ctx.corpus} (" + ", ".join(
             f"{p.name} {p.stat().st_size / MB:.1f} MB" for p in sorted(ctx.corpus.iterdir())
             if p.is_file()) + ")",
-        f"- wall time: peer once, geo median of {args.runs} runs; peak RSS from wait4 "
-        f"(geo: max over runs); MB = 2^20 bytes",
+        f"- wall time: median (min–max) of {args.runs} runs of each peer and of geo; peak RSS "
+        f"from wait4, the highest over the runs; MB = 2^20 bytes",
         "",
     ]
     if rows:
-        lines += ["| job | peer s | geo s (all cores) | geo s (1 core) | speed-up vs peer "
-                  "(all cores / 1 core) | geo peak RSS MB (all / 1 core) | peer peak RSS MB |",
-                  "|---|---:|---:|---:|---:|---:|---:|", *rows, ""]
+        lines += ["| job | peer | peer s | geo s (all cores) | geo s (1 core) | speed-up vs peer "
+                  "(all cores / 1 core) | peak RSS MB: peer / geo all cores / geo 1 core |",
+                  "|---|---|---:|---:|---:|---:|---:|", *rows, ""]
     if big_rows:
         lines += ["Big input, geo with all cores, output to /dev/null:", "",
                   "| job | input | geo s | MB/s | geo peak RSS MB |",
@@ -789,7 +921,7 @@ def main():
     if "geo_j1_s" in lr:
         lines += [f"Length: geo -j1 vs all cores ({len(os.sched_getaffinity(0))}): "
                   f"{lr['geo_j1_s']:.3f} s → {lr['geo_all_s']:.3f} s, ×{lr['jobs_speedup']:.2f}."]
-        ck = lr.get("check_all")
+        ck = next((p["check_all"] for p in lr.get("peers", {}).values() if "check_all" in p), None)
         if ck:
             lines += [f"Length answers: max |geo − pyproj| length_m {ck['max_abs_diff_m']:.3g} m "
                       f"(line {ck['max_diff_line']}) over {ck['features']} features "
@@ -805,7 +937,7 @@ def main():
                   "|---:|---:|---|---:|---:|---:|---:|---:|"]
         ratio_j1 = lr["geo_j1_s"] / fl["seconds"] if "geo_j1_s" in lr else float("nan")
         ratio_all = lr["geo_all_s"] / fl["seconds"] if "geo_all_s" in lr else float("nan")
-        ck = lr.get("check_j1") or {}
+        ck = next((p["check_j1"] for p in lr.get("peers", {}).values() if "check_j1" in p), {})
         if ck:
             dsum = ck["geo_sum_m"] - fl["sum_s12_m"]
             fl["geo_minus_floor_sum_m"] = dsum
@@ -840,20 +972,22 @@ def main():
 
     goals = []
     for name in ctx.jobs:
-        r = results.get(name, {})
-        goal = ctx.jobs[name].get("goal", SPEEDUP_GOAL)
-        if "speedup_all" in r:
-            ok = r["speedup_all"] >= goal
-            goals.append((ok, f"geo {name} ≥ {goal:g}x faster than the peer (all cores): "
-                              f"{r['speedup_all']:.1f}x (1 core: {r['speedup_j1']:.1f}x)"))
-        else:
-            goals.append((False, f"geo {name} ≥ {goal:g}x faster than the peer: not measured"))
+        for peer, goal in ctx.jobs[name]["goals"].items():
+            if peer not in requested_peers:
+                continue
+            p = results.get(name, {}).get("peers", {}).get(peer, {})
+            what = f"geo {name} ≥ {goal:g}x faster than the {PEER_SETS[peer]['label']} peer (all cores)"
+            if "speedup_all" in p:
+                goals.append((p["speedup_all"] >= goal, f"{what}: {p['speedup_all']:.1f}x "
+                                                         f"(1 core: {p['speedup_j1']:.1f}x)"))
+            else:
+                goals.append((False, f"{what}: not measured"))
     peaks = []
     for name in ctx.jobs:
         r = results.get(name, {})
-        for key, label in (("geo_all_kib", "corpus, all cores"), ("geo_j1_kib", "corpus, -j1")):
+        for key, label in (("geo_all", "corpus, all cores"), ("geo_j1", "corpus, -j1")):
             if key in r:
-                peaks.append((r[key] / 1024, f"{name} {label}"))
+                peaks.append((r[key]["kib"] / 1024, f"{name} {label}"))
         if "big" in r:
             peaks.append((r["big"]["kib"] / 1024, f"{name} {r['big']['mb']:.0f} MB input"))
     if peaks:
@@ -869,7 +1003,7 @@ def main():
     if failures:
         lines += ["", "Answers: FAIL", ""] + failures
     else:
-        lines += ["", "Answers: geo agrees with the peer on every line "
+        lines += ["", "Answers: geo agrees with every peer on every line "
                       "(decode: geometry type and coordinates as exact floats; encode: byte-identical "
                       f"lines; length: length_m within {LENGTH_TOL_M:g} m, the rest of each Feature "
                       "equal as parsed JSON; all cores and -j1 byte-identical)."]
@@ -880,9 +1014,10 @@ def main():
         {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine(),
          "geo": geo_src, "geo_sha256_prefix": geo_sha,
          "geo_built": datetime.datetime.fromtimestamp(built[0] / 1e9).isoformat(timespec="seconds"),
-         "repo": head, "runs": args.runs, "loads": loads, "other_cpu": OTHER_CPU,
-         "jobs": results,
+         "repo": head, "runs": args.runs, "cores": len(os.sched_getaffinity(0)), "loads": loads,
+         "other_cpu": OTHER_CPU, "peer_sets": peer_sets, "jobs": results,
          "failures": failures}, indent=2) + "\n")
+    say(f"README speed table: python3 bench/run.py --readme-table")
 
     if failures:
         return 1

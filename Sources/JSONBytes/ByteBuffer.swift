@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A growable byte buffer that output is built in: one allocation, amortised growth, no
 /// bounds-checked `Array` appends in the hot path. Records are written here and handed to the
 /// writer in one piece.
@@ -8,10 +14,10 @@ public final class ByteBuffer {
 
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        base = ByteBuffer.resize(nil, to: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     public var isEmpty: Bool { count == 0 }
 
@@ -28,11 +34,15 @@ public final class ByteBuffer {
     private func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        base = ByteBuffer.resize(base, to: newCapacity)
         capacity = newCapacity
+    }
+
+    /// malloc's realloc: a large buffer (one malloc maps on its own) grows by mremap, without a
+    /// copy and without the old and the new buffer resident at once.
+    private static func resize(_ pointer: UnsafeMutablePointer<UInt8>?, to bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let resized = realloc(pointer, bytes) else { fatalError("out of memory: a buffer of \(bytes) bytes") }
+        return resized.assumingMemoryBound(to: UInt8.self)
     }
 
     @inline(__always)

@@ -33,6 +33,7 @@ public struct StreamRunner {
             printError("geo \(command): \(collision)\nSee 'geo \(command) --help'.\n")
             return .usage
         }
+        MallocTuning.apply()
         var writer: ResultWriter?
         do throws(RunFailure) {
             // Every input must open before anything is read or written: a typo costs nothing.

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drawing
+import Geodesy
+import Geometry
+import Styles
+
+/// Draws records on the canvas as the Maps SDK draws its shapes: polylines with their stroke or
+/// spans, polygons filled with their holes open and their rings stroked over the fill, points as
+/// markers.
+final class Painter {
+    let canvas: Canvas
+    let tracer: Tracer
+    /// --geodesic: every edge drawn as its curve, whatever the records say.
+    let allCurved: Bool
+
+    init(canvas: Canvas, tracer: Tracer, allCurved: Bool) {
+        self.canvas = canvas
+        self.tracer = tracer
+        self.allCurved = allCurved
+    }
+
+    func draw(_ geometry: Geometry?, style: FeatureStyle) {
+        switch geometry {
+        case nil: return
+        case .point(let position): marker(position, style)
+        case .multiPoint(let positions): for position in positions { marker(position, style) }
+        case .lineString(let path): line(path, style)
+        case .multiLineString(let paths): for path in paths { line(path, style) }
+        case .polygon(let rings): polygons([rings], style)
+        case .multiPolygon(let polygons): self.polygons(polygons, style)
+        case .geometryCollection(let members): for member in members { draw(member, style: style) }
+        }
+    }
+
+    private func marker(_ position: Position, _ style: FeatureStyle) {
+        guard let p = tracer.frame.project(position) else { return }
+        canvas.marker(at: tracer.view.pixel(x: p.x, y: p.y), radius: style.markerRadius, colour: style.markerColour)
+    }
+
+    private func curved(_ style: FeatureStyle) -> Bool { allCurved || style.geodesic }
+
+    private func line(_ path: Path, _ style: FeatureStyle) {
+        let curved = curved(style)
+        let runs = tracer.trace(path, curved: curved)
+        guard !runs.isEmpty else { return }
+        let lengths = edgeLengths(path, curved: curved)
+        guard !style.spans.isEmpty, path.count > 1 else {
+            stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(path.count - 1, 0)))
+            return
+        }
+        // GMSPolyline.spans: end to end from the first vertex; the last covers the rest; spans
+        // past the end are left out.
+        let end = Double(path.count - 1)
+        var start = 0.0
+        for (index, span) in style.spans.enumerated() where start < end {
+            let stop = index == style.spans.count - 1 ? end : min(end, start + span.segments)
+            let pieces = runs.compactMap { $0.slice(start, stop) }
+            stroke(pieces, .style(span.style), style, lengths: lengths, span: start...stop)
+            start = stop
+        }
+    }
+
+    /// Strokes runs in one stroke; a gradient ramps over `span` (in t), by length along it.
+    private func stroke(_ runs: [Run], _ stroke: FeatureStyle.Stroke, _ style: FeatureStyle, lengths: [Double], span: ClosedRange<Double>) {
+        let width = style.strokeWidth
+        func faded(_ colour: Colour) -> Colour {
+            var colour = colour
+            colour.alpha = UInt8((Double(colour.alpha) * style.strokeOpacity).rounded())
+            return colour
+        }
+        func gradient(_ from: Colour, _ to: Colour) {
+            let measure = Measure(lengths: lengths, span: span)
+            for run in runs {
+                canvas.strokeGradient(run.points, ramp: run.t.map(measure.fraction), from: faded(from), to: faded(to), width: width)
+            }
+        }
+        switch stroke {
+        case .colour(let colour), .style(.solid(let colour)):
+            for run in runs { canvas.stroke(run.points, colour: faded(colour), width: width) }
+        case .ramp(let from, let to), .style(.gradient(let from, let to)):
+            gradient(from, to)
+        case .style(.sprite(let name)):
+            for run in runs { canvas.strokeSprite(run.points, stamp: name) }
+        case .style(.texture(let name)):
+            for run in runs { canvas.strokeTexture(run.points, stamp: name, width: width) }
+        }
+    }
+
+    /// Each edge's length in the measure spans and gradients are laid out in: by --kind when
+    /// drawn as curves, projected length when straight.
+    private func edgeLengths(_ path: Path, curved: Bool) -> [Double] {
+        guard path.count > 1 else { return [] }
+        if curved { return (1..<path.count).map { tracer.model.length(path[$0 - 1], path[$0]) } }
+        return (1..<path.count).map { index in
+            guard let a = tracer.frame.project(path[index - 1]), let b = tracer.frame.project(path[index]) else { return 0 }
+            return hypot(b.x - a.x, b.y - a.y)
+        }
+    }
+
+    /// All the rings of all the polygons filled together (so that parts cut at ±180 join without
+    /// a seam), outer rings turned counter-clockwise and holes clockwise on the screen whatever
+    /// way they wound, then every ring stroked over the fill (but not along a cut at ±180).
+    private func polygons(_ polygons: [[Path]], _ style: FeatureStyle) {
+        let curved = curved(style)
+        var rings: [[Pixel]] = []
+        for polygon in polygons {
+            for (index, ring) in polygon.enumerated() {
+                var points = tracer.trace(ring, curved: curved, closed: true).flatMap(\.points)
+                guard points.count > 2 else { continue }
+                let counterClockwise = signedArea(points) < 0  // y grows downwards
+                if counterClockwise != (index == 0) { points.reverse() }
+                rings.append(points)
+            }
+        }
+        canvas.fill(rings, colour: style.fill)
+        for polygon in polygons {
+            for ring in polygon {
+                let runs = tracer.trace(ring, curved: curved, closed: true, skipCuts: true)
+                stroke(runs, style.stroke, style, lengths: edgeLengths(ring + [ring[0]], curved: curved),
+                       span: 0...Double(ring.count))
+            }
+        }
+    }
+
+    private func signedArea(_ points: [Pixel]) -> Double {
+        var sum = 0.0
+        var previous = points[points.count - 1]
+        for point in points {
+            sum += previous.x * point.y - point.x * previous.y
+            previous = point
+        }
+        return sum / 2
+    }
+}
+
+/// Where a point lies along a span, as a fraction of the span's length (edges weighted by
+/// their lengths): what a gradient ramps by.
+struct Measure {
+    private let cumulative: [Double]
+    private let lengths: [Double]
+    private let start: Double
+    private let total: Double
+
+    init(lengths: [Double], span: ClosedRange<Double>) {
+        self.lengths = lengths
+        var sum = 0.0
+        var cumulative = [0.0]
+        for length in lengths { sum += length; cumulative.append(sum) }
+        self.cumulative = cumulative
+        start = Measure.distance(span.lowerBound, cumulative, lengths)
+        total = Measure.distance(span.upperBound, cumulative, lengths) - start
+    }
+
+    static func distance(_ t: Double, _ cumulative: [Double], _ lengths: [Double]) -> Double {
+        guard !lengths.isEmpty else { return 0 }
+        let edge = min(max(Int(t.rounded(.down)), 0), lengths.count - 1)
+        return cumulative[edge] + (t - Double(edge)) * lengths[edge]
+    }
+
+    func fraction(_ t: Double) -> Double {
+        guard total > 0 else { return 0 }
+        return min(1, max(0, (Measure.distance(t, cumulative, lengths) - start) / total))
+    }
+}
+
+extension Run {
+    /// The part of the run between t = `from` and t = `to`, its ends interpolated; nil when
+    /// nothing of it is there.
+    func slice(_ from: Double, _ to: Double) -> Run? {
+        guard let first = t.first, let last = t.last, last > from, first < to || (first == to && from == to) else { return nil }
+        var run = Run()
+        func point(at value: Double, _ index: Int) -> Pixel {
+            // value lies between t[index - 1] and t[index]
+            let a = points[index - 1], b = points[index]
+            let f = (value - t[index - 1]) / (t[index] - t[index - 1])
+            return Pixel(a.x + f * (b.x - a.x), a.y + f * (b.y - a.y))
+        }
+        for index in t.indices {
+            let value = t[index]
+            if value < from { continue }
+            if run.points.isEmpty && value > from && index > 0 {
+                run.points.append(point(at: from, index))
+                run.t.append(from)
+            }
+            if value > to {
+                if index > 0 {
+                    run.points.append(point(at: to, index))
+                    run.t.append(to)
+                }
+                break
+            }
+            run.points.append(points[index])
+            run.t.append(value)
+        }
+        return run.points.count > 1 ? run : nil
+    }
+}

@@ -110,6 +110,13 @@ struct Bounds {
                 if let p = frame.project(position) { bounds.add(x: p.x, y: p.y) }
             }
         }
+        // Inside too: a projection may show the region's middle and not its edges (a globe).
+        for i in 0...128 {
+            for j in 0...128 {
+                let position = Position(longitude: west + Double(i) / 128 * width, latitude: south + Double(j) / 128 * (north - south))
+                if let p = frame.project(position) { bounds.add(x: p.x, y: p.y) }
+            }
+        }
         return bounds
     }
 }

@@ -65,7 +65,17 @@ public struct Render: GeoCommand {
                     "Flights as geodesics on a globe, with meridians and parallels every 15 degrees."),
             Example("geo spans --style 'texture(rail)' --length 500 line.ndjson | geo render --stamp rail=rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
                     "A line drawn with a tiled image, in a fixed view of London."),
-        ])
+        ],
+        exitStatus: """
+        0: every record was drawn. 64: wrong options or operands (a --size over 64 million \
+        pixels, an unknown --projection, ...); nothing was read or written. 65: some records were \
+        bad (each reported on standard error as geo render: FILE:LINE: problem, then a count: an \
+        unknown colour or stamp, a style that is not a number, ...); the picture is still written \
+        from the others. 66: an input file or a --stamp image cannot be opened. 73: the picture's \
+        file cannot be created. 74: a read or a write failed part way (a full disk, say). The \
+        picture is written to a temporary file beside FILE and renamed into place: after a \
+        failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
+        """)
 
     static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output.")
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
@@ -140,7 +150,7 @@ public struct Render: GeoCommand {
         settings.box = arguments[Render.bbox]
         settings.padding = arguments[Render.padding]
         if arguments.has(Render.padding) && settings.box != nil { throw UsageError("--padding applies to the fit without --bbox") }
-        if 2 * settings.padding >= Double(min(settings.width, settings.height)) {
+        if settings.box == nil && 2 * settings.padding >= Double(min(settings.width, settings.height)) {
             throw UsageError("--padding \(settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
         }
         do { settings.projection = try Projection(crs: arguments[Render.projection]) } catch {

@@ -9,6 +9,13 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     case svg, png, pdf
 }
 
+/// How edges are smoothed in PNG pictures: cairo's best antialiasing, or its fast one (4×4
+/// samples a pixel instead of 256×15: 17 levels of coverage, about twice as fast on dense
+/// data). PDF and SVG leave it to their viewer.
+public enum Antialiasing: String, CaseIterable, Sendable {
+    case good, fast
+}
+
 /// A point in pixels: x to the right, y down, (0, 0) the top left corner of the picture.
 public struct Pixel: Equatable, Sendable {
     public var x: Double
@@ -34,7 +41,7 @@ public final class Canvas {
 
     /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
     /// stream as they are drawn).
-    public init(format: ImageFormat, width: Int, height: Int, fd: Int32) {
+    public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good) {
         self.format = format
         self.width = width
         self.height = height
@@ -53,6 +60,7 @@ public final class Canvas {
         cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
         cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+        cairo_set_antialias(cairo, antialiasing == .fast ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD)
     }
 
     deinit {
@@ -228,13 +236,27 @@ public final class Canvas {
                               Double(colour.blue) / 255, Double(colour.alpha) / 255)
     }
 
+    /// Points closer than this to the last one given to cairo are left out (the last point
+    /// always goes): the outline moves by less than that, and cairo, whose time goes into
+    /// stroking every tiny segment with its joins, draws a world of dense paths several times
+    /// faster.
+    static let merge = 0.125
+
     private func addLine(_ points: [Pixel]) {
-        cairo_move_to(cairo, points[0].x, points[0].y)
+        var last = points[0]
+        cairo_move_to(cairo, last.x, last.y)
         if points.count == 1 {
-            cairo_line_to(cairo, points[0].x, points[0].y)  // a dot: round caps draw it
+            cairo_line_to(cairo, last.x, last.y)  // a dot: round caps draw it
             return
         }
-        for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
+        let limit = Canvas.merge * Canvas.merge
+        for index in 1..<points.count {
+            let point = points[index]
+            let dx = point.x - last.x, dy = point.y - last.y
+            guard dx * dx + dy * dy >= limit || index == points.count - 1 else { continue }
+            cairo_line_to(cairo, point.x, point.y)
+            last = point
+        }
     }
 
     // MARK: Output

@@ -22,6 +22,14 @@ struct FeatureStyle: Equatable {
         /// A `geo spans --split` piece: `stroke` at its start, `stroke-end` at its end.
         case ramp(Colour, Colour)
         case style(Style)
+
+        /// Ramps along the line (what needs edge lengths).
+        var isRamp: Bool {
+            switch self {
+            case .ramp, .style(.gradient): true
+            default: false
+            }
+        }
     }
 
     static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
@@ -36,8 +44,13 @@ struct FeatureStyle: Equatable {
     /// Reads the style of `feature` (properties in `record`); `stamps` are the names registered
     /// with --stamp. Anything it cannot use is a bad record.
     init(_ feature: Feature, in record: UnsafeBufferPointer<UInt8>, stamps: Set<String>) throws {
-        guard let range = feature.propertiesBytes, record[range.lowerBound] == UInt8(ascii: "{") else { return }
-        var scanner = JSONScanner(record, position: range.lowerBound)
+        try self.init(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: record[$0]) }, stamps: stamps)
+    }
+
+    /// Reads the style of the properties object `properties` (its raw JSON), or the defaults.
+    init(properties: UnsafeBufferPointer<UInt8>?, stamps: Set<String>) throws {
+        guard let properties, properties.first == UInt8(ascii: "{") else { return }
+        var scanner = JSONScanner(properties)
         guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
         var strokeText: (key: String, text: String)?, strokeEnd: String?
         var fillText: (key: String, text: String)?, fillOpacity: Double?

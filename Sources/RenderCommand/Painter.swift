@@ -21,38 +21,39 @@ final class Painter {
         self.allCurved = allCurved
     }
 
-    func draw(_ geometry: Geometry?, style: FeatureStyle) {
-        switch geometry {
+    func draw(_ shape: Shape?, style: FeatureStyle) {
+        switch shape {
         case nil: return
-        case .point(let position): marker(position, style)
-        case .multiPoint(let positions): for position in positions { marker(position, style) }
-        case .lineString(let path): line(path, style)
-        case .multiLineString(let paths): for path in paths { line(path, style) }
-        case .polygon(let rings): polygons([rings], style)
-        case .multiPolygon(let polygons): self.polygons(polygons, style)
-        case .geometryCollection(let members): for member in members { draw(member, style: style) }
+        case .points(let points):
+            for point in points where point.x.first?.isFinite == true {
+                canvas.marker(at: tracer.view.pixel(x: point.x[0], y: point.y[0]), radius: style.markerRadius, colour: style.markerColour)
+            }
+        case .line(let path): line(path, style)
+        case .lines(let paths): for path in paths { line(path, style) }
+        case .polygons(let polygons): self.polygons(polygons, style)
+        case .collection(let members): for member in members { draw(member, style: style) }
         }
-    }
-
-    private func marker(_ position: Position, _ style: FeatureStyle) {
-        guard let p = tracer.frame.project(position) else { return }
-        canvas.marker(at: tracer.view.pixel(x: p.x, y: p.y), radius: style.markerRadius, colour: style.markerColour)
     }
 
     private func curved(_ style: FeatureStyle) -> Bool { allCurved || style.geodesic }
 
-    private func line(_ path: Path, _ style: FeatureStyle) {
+    private func line(_ path: ProjectedPath, _ style: FeatureStyle) {
         let curved = curved(style)
         let runs = tracer.trace(path, curved: curved)
         guard !runs.isEmpty else { return }
-        let lengths = edgeLengths(path, curved: curved)
-        guard !style.spans.isEmpty, path.count > 1 else {
-            stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(path.count - 1, 0)))
+        let count = path.positions.count
+        guard !style.spans.isEmpty || style.stroke.isRamp, count > 1 else {
+            stroke(runs, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
+            return
+        }
+        let lengths = edgeLengths(path, curved: curved, closed: false)
+        guard !style.spans.isEmpty else {
+            stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(count - 1))
             return
         }
         // GMSPolyline.spans: end to end from the first vertex; the last covers the rest; spans
         // past the end are left out.
-        let end = Double(path.count - 1)
+        let end = Double(count - 1)
         var start = 0.0
         for (index, span) in style.spans.enumerated() where start < end {
             let stop = index == style.spans.count - 1 ? end : min(end, start + span.segments)
@@ -90,19 +91,25 @@ final class Painter {
 
     /// Each edge's length in the measure spans and gradients are laid out in: by --kind when
     /// drawn as curves, projected length when straight.
-    private func edgeLengths(_ path: Path, curved: Bool) -> [Double] {
-        guard path.count > 1 else { return [] }
-        if curved { return (1..<path.count).map { tracer.model.length(path[$0 - 1], path[$0]) } }
-        return (1..<path.count).map { index in
-            guard let a = tracer.frame.project(path[index - 1]), let b = tracer.frame.project(path[index]) else { return 0 }
-            return hypot(b.x - a.x, b.y - a.y)
+    private func edgeLengths(_ path: ProjectedPath, curved: Bool, closed: Bool) -> [Double] {
+        var positions = path.positions, xs = path.x, ys = path.y
+        if closed, let first = positions.first, positions.count > 1, first != positions.last! {
+            positions.append(first)
+            xs.append(xs[0])
+            ys.append(ys[0])
+        }
+        guard positions.count > 1 else { return [] }
+        if curved { return (1..<positions.count).map { tracer.model.length(positions[$0 - 1], positions[$0]) } }
+        return (1..<positions.count).map { index in
+            let length = hypot(xs[index] - xs[index - 1], ys[index] - ys[index - 1])
+            return length.isFinite ? length : 0
         }
     }
 
     /// All the rings of all the polygons filled together (so that parts cut at ±180 join without
     /// a seam), outer rings turned counter-clockwise and holes clockwise on the screen whatever
     /// way they wound, then every ring stroked over the fill (but not along a cut at ±180).
-    private func polygons(_ polygons: [[Path]], _ style: FeatureStyle) {
+    private func polygons(_ polygons: [[ProjectedPath]], _ style: FeatureStyle) {
         let curved = curved(style)
         var rings: [[Pixel]] = []
         for polygon in polygons {
@@ -118,8 +125,8 @@ final class Painter {
         for polygon in polygons {
             for ring in polygon {
                 let runs = tracer.trace(ring, curved: curved, closed: true, skipCuts: true)
-                stroke(runs, style.stroke, style, lengths: edgeLengths(ring + [ring[0]], curved: curved),
-                       span: 0...Double(ring.count))
+                let lengths = style.stroke.isRamp ? edgeLengths(ring, curved: curved, closed: true) : []
+                stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
             }
         }
     }

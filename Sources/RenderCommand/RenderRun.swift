@@ -34,23 +34,28 @@ final class RenderRun {
         }
         let view = try fitView()
         let target = try OutputFile(settings.output, format: settings.format)
-        let canvas = Canvas(format: settings.format, width: settings.width, height: settings.height, fd: target.fd)
+        let canvas = Canvas(format: settings.format, width: settings.width, height: settings.height, fd: target.fd,
+                            antialiasing: settings.antialiasing)
         for (name, stamp) in stamps { canvas.register(stamp, as: name) }
         let painter = Painter(canvas: canvas, tracer: Tracer(view: view, model: settings.model), allCurved: settings.allCurved)
         if settings.background.alpha > 0 { canvas.fillBackground(settings.background) }
         if let step = settings.graticule { drawGraticule(step, painter) }
 
-        let spools = LayerSpools()
-        let handler = DrawingHandler(input: settings.input, painter: painter, stamps: Set(settings.stamps.map(\.name)), spools: spools)
+        let stampNames = Set(settings.stamps.map(\.name))
+        let drawer = Drawer(painter: painter, stamps: stampNames)
+        let handler = PreparingHandler(input: settings.input, stamps: stampNames, frame: view.frame, crs: settings.projection.crs)
+        var stream = settings.stream
+        stream.consumer = { bytes in drawer.consume(bytes) }
         canvas.beginLayer()
-        let status = StreamRunner(command: "render", options: settings.stream, handler: handler).run()
+        let status = StreamRunner(command: "render", options: stream, handler: handler).run()
+        let spools = drawer.spools
         guard status == .success || status == .dataError else {
             target.discard()
             return status
         }
         do {
-            try canvas.endLayer { () throws(RunFailure) in try spools.draw(below: true, with: handler) }
-            try spools.draw(below: false, with: handler)
+            try canvas.endLayer { () throws(RunFailure) in try spools.draw(below: true, with: drawer) }
+            try spools.draw(below: false, with: drawer)
             if let failure = spools.failure { throw failure }
             try canvas.finish()
         } catch let error as DrawingError {
@@ -81,6 +86,10 @@ final class RenderRun {
         var cover = LongitudeCover()
         var bounds = Bounds()
         let flat = Frame(projection: projection, centre: nil)
+        // A projection torn at ±180 (Web Mercator, cylindrical ones) is fitted to the box of
+        // meridians and parallels the shapes cover (exact for cylindrical projections, where x
+        // follows the longitude and y the latitude): nothing needs projecting in this pass.
+        let boxOnly = flat.torn
         let model = settings.model
         let stamps = Set(settings.stamps.map(\.name))
         var xs: [Double] = [], ys: [Double] = []
@@ -96,7 +105,7 @@ final class RenderRun {
                 if let a = previous {
                     cover.addEdge(a, position, latitudes: curved ? model.latitudeRange(ofEdgeFrom: a, to: position)
                                   : min(a.latitude, position.latitude)...max(a.latitude, position.latitude))
-                    let length = curved ? model.length(a, position) : 0
+                    let length = curved && !boxOnly ? model.length(a, position) : 0
                     if length > 100_000 {
                         let edge = model.edge(a, position), steps = min(256, Int(length / 100_000) + 1)
                         for step in 1..<steps {
@@ -109,6 +118,7 @@ final class RenderRun {
                 previous = position
             }
             let count = xs.count
+            guard !boxOnly else { return }
             xs.withUnsafeMutableBufferPointer { x in
                 ys.withUnsafeMutableBufferPointer { y in flat.project(x: x.baseAddress!, y: y.baseAddress!, count: count) }
             }
@@ -142,11 +152,16 @@ final class RenderRun {
             if path == "-" { lseek(0, 0, SEEK_SET) }
         }
         let padding = settings.padding
-        if let band = cover.band, band.east < band.west, Frame.isTorn(projection) {
+        if boxOnly, let band = cover.band {
             // Across the antimeridian: the projection about the band's middle meridian.
-            let frame = Frame(projection: projection, centre: normalizedLongitude(band.west + (band.east + 360 - band.west) / 2))
-            let region = Bounds.ofRegion(west: band.west, south: cover.latitudes.south, east: band.east, north: cover.latitudes.north, frame: frame)
+            let crossing = band.east < band.west
+            let frame = crossing ? Frame(projection: projection, centre: normalizedLongitude(band.west + (band.east + 360 - band.west) / 2)) : flat
+            let region = Bounds.ofRegion(west: band.west, south: cover.latitudes.south, east: band.east, north: cover.latitudes.north,
+                                         frame: frame, edgesOnly: true)
             if !region.isEmpty { return View(frame: frame, width: settings.width, height: settings.height, bounds: region, padding: padding) }
+        } else if boxOnly, cover.latitudes.south <= cover.latitudes.north {
+            // Every longitude: the world, between the shapes' parallels.
+            bounds = Bounds.ofRegion(west: -180, south: cover.latitudes.south, east: 180, north: cover.latitudes.north, frame: flat, edgesOnly: true)
         }
         if bounds.isEmpty {
             // Nothing to fit: the world as far as the projection shows it.
@@ -282,18 +297,20 @@ final class OutputFile {
     }
 }
 
-/// Draws each record as it is read, or keeps it for later when its z-index is not 0.
-final class DrawingHandler: RecordHandler, @unchecked Sendable {
+/// What the --jobs workers do with each record: read it and its style (a bad one is reported
+/// like any bad record), and project every vertex (the costly part), into the display list the
+/// drawing thread draws in input order.
+final class PreparingHandler: RecordHandler, @unchecked Sendable {
     let input: PathInputFormat
-    let painter: Painter
     let stamps: Set<String>
-    let spools: LayerSpools
+    let frame: Frame
+    let projections: ProjectionPool
 
-    init(input: PathInputFormat, painter: Painter, stamps: Set<String>, spools: LayerSpools) {
+    init(input: PathInputFormat, stamps: Set<String>, frame: Frame, crs: String) {
         self.input = input
-        self.painter = painter
         self.stamps = stamps
-        self.spools = spools
+        self.frame = frame
+        projections = ProjectionPool(crs: crs)
     }
 
     var readsJSON: Bool { input.readsJSON }
@@ -302,26 +319,81 @@ final class DrawingHandler: RecordHandler, @unchecked Sendable {
     func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         // Every feature of the record is read before any is drawn: a bad one rejects the record
         // (a collection on one line is then tried feature by feature) without half drawing it.
-        var features: [(geometry: Geometry?, style: FeatureStyle)] = []
+        var features: [Feature] = []
         try input.readFeatures(record) { feature in
-            features.append((feature.geometry, try FeatureStyle(feature, in: record, stamps: stamps)))
+            _ = try FeatureStyle(feature, in: record, stamps: stamps)
+            features.append(feature)
         }
-        for (index, feature) in features.enumerated() {
-            if feature.style.zIndex == 0 {
-                painter.draw(feature.geometry, style: feature.style)
+        let projection = projections.borrow()
+        defer { projections.giveBack(projection) }
+        var scratch: [Double] = []
+        for feature in features {
+            DisplayList.write(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: record[$0]) },
+                              geometry: feature.geometry, frame: frame, projection: projection, to: output.buffer, scratch: &scratch)
+        }
+    }
+}
+
+/// One projection object per worker thread at a time (a PROJ context is not shared).
+final class ProjectionPool: @unchecked Sendable {
+    let crs: String
+    private var free: [Projection] = []
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init(crs: String) {
+        self.crs = crs
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func borrow() -> Projection {
+        pthread_mutex_lock(mutex)
+        let projection = free.popLast()
+        pthread_mutex_unlock(mutex)
+        // The CRS was checked when the options were read: it makes a projection again.
+        return projection ?? (try! Projection(crs: crs))
+    }
+
+    func giveBack(_ projection: Projection) {
+        pthread_mutex_lock(mutex)
+        free.append(projection)
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// The drawing thread: draws each prepared feature as it comes, in input order, or keeps it
+/// for later when its z-index is not 0.
+final class Drawer: @unchecked Sendable {
+    let painter: Painter
+    let stamps: Set<String>
+    let spools = LayerSpools()
+
+    init(painter: Painter, stamps: Set<String>) {
+        self.painter = painter
+        self.stamps = stamps
+    }
+
+    func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
+        DisplayList.forEachFeature(bytes) { whole, properties, shape in
+            // The workers read this style already: it cannot fail here.
+            let style = (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
+            if style.zIndex == 0 {
+                painter.draw(shape, style: style)
             } else {
-                spools.keep(record, feature: index, z: feature.style.zIndex)
+                spools.keep(whole, z: style.zIndex)
             }
         }
     }
 
-    /// Draws feature `index` of a record kept in a spool.
-    func redraw(_ record: UnsafeBufferPointer<UInt8>, feature index: Int) {
-        var features: [(geometry: Geometry?, style: FeatureStyle)] = []
-        try? input.readFeatures(record) { feature in
-            features.append((feature.geometry, try FeatureStyle(feature, in: record, stamps: stamps)))
+    /// Draws a feature kept in a spool.
+    func redraw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        DisplayList.forEachFeature(bytes) { _, properties, shape in
+            painter.draw(shape, style: (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle())
         }
-        if index < features.count { painter.draw(features[index].geometry, style: features[index].style) }
     }
 }
 
@@ -335,7 +407,7 @@ final class LayerSpools {
     private var overflowValues: Set<Double> = []
     private(set) var failure: RunFailure?
 
-    func keep(_ record: UnsafeBufferPointer<UInt8>, feature: Int, z: Double) {
+    func keep(_ record: UnsafeBufferPointer<UInt8>, z: Double) {
         guard failure == nil else { return }
         do throws(RunFailure) {
             var fd: Int32
@@ -349,7 +421,7 @@ final class LayerSpools {
                 fd = overflow
                 overflowValues.insert(z)
             }
-            var header: (Double, UInt32, UInt32) = (z, UInt32(feature), UInt32(record.count))
+            var header: (Double, UInt32, UInt32) = (z, 0, UInt32(record.count))
             try withUnsafeBytes(of: &header) { bytes throws(RunFailure) in try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<16])) }
             try writeAll(fd, UnsafeRawBufferPointer(record))
         } catch {
@@ -370,26 +442,25 @@ final class LayerSpools {
     }
 
     /// Draws the kept records below 0 (`below`) or above it, by z-index, then input order.
-    func draw(below: Bool, with handler: DrawingHandler) throws(RunFailure) {
+    func draw(below: Bool, with drawer: Drawer) throws(RunFailure) {
         let values = (Set(files.keys).union(overflowValues)).filter { below ? $0 < 0 : $0 > 0 }.sorted()
         for z in values {
-            try replay(files[z] ?? overflow, z: z, with: handler)
+            try replay(files[z] ?? overflow, z: z, with: drawer)
         }
     }
 
-    private func replay(_ fd: Int32, z: Double, with handler: DrawingHandler) throws(RunFailure) {
+    private func replay(_ fd: Int32, z: Double, with drawer: Drawer) throws(RunFailure) {
         lseek(fd, 0, SEEK_SET)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var header = [UInt8](repeating: 0, count: 16)
         while try readExactly(fd, &header, 16) {
-            let (value, feature, length) = header.withUnsafeBytes {
-                ($0.loadUnaligned(fromByteOffset: 0, as: Double.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self),
-                 $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            let (value, length) = header.withUnsafeBytes {
+                ($0.loadUnaligned(fromByteOffset: 0, as: Double.self), $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
             }
             if buffer.count < Int(length) { buffer = [UInt8](repeating: 0, count: Int(length)) }
             guard try readExactly(fd, &buffer, Int(length)) else { break }
             if value == z {
-                buffer.withUnsafeBufferPointer { handler.redraw(UnsafeBufferPointer(rebasing: $0[0..<Int(length)]), feature: Int(feature)) }
+                buffer.withUnsafeBufferPointer { drawer.redraw(UnsafeBufferPointer(rebasing: $0[0..<Int(length)])) }
             }
         }
     }

@@ -26,8 +26,6 @@ final class Tracer {
     let model: EdgeModel
     /// Straight lines in Web Mercator: where a straight edge must be cut at ±180.
     let mercator: EdgeModel
-    private var xs: [Double] = []
-    private var ys: [Double] = []
 
     init(view: View, model: EdgeModel) {
         self.view = view
@@ -39,22 +37,16 @@ final class Tracer {
 
     /// The runs of `path`; `closed` adds the closing edge of a ring, `skipCuts` leaves out edges
     /// that run along the ±180 meridian (where a shape was cut: never stroked).
-    func trace(_ path: Path, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
-        guard !path.isEmpty else { return [] }
-        var vertices = path
-        if closed, let first = path.first, path.count > 1, first != path.last! { vertices.append(first) }
+    func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
+        guard !path.positions.isEmpty else { return [] }
+        var vertices = path.positions
+        var xs = path.x, ys = path.y
+        if closed, let first = vertices.first, vertices.count > 1, first != vertices.last! {
+            vertices.append(first)
+            xs.append(xs[0])
+            ys.append(ys[0])
+        }
         let n = vertices.count
-        if xs.count < n {
-            xs = [Double](repeating: 0, count: n)
-            ys = [Double](repeating: 0, count: n)
-        }
-        for index in 0..<n {
-            xs[index] = vertices[index].longitude
-            ys[index] = vertices[index].latitude
-        }
-        xs.withUnsafeMutableBufferPointer { x in
-            ys.withUnsafeMutableBufferPointer { y in frame.project(x: x.baseAddress!, y: y.baseAddress!, count: n) }
-        }
         var runs: [Run] = []
         var current = Run()
         func emit(_ point: Pixel?, _ t: Double) {

@@ -42,10 +42,11 @@ struct Frame {
         return normalizedLongitude(longitude - centre)
     }
 
-    /// Projects in place: longitudes (as given) in x, latitudes in y.
-    func project(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int) {
+    /// Projects in place: longitudes (as given) in x, latitudes in y; `using` another
+    /// projection object of the same CRS (each thread has its own).
+    func project(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int, using other: Projection? = nil) {
         for index in 0..<count { x[index] = longitude(x[index]) }
-        projection.forward(x: x, y: y, count: count)
+        (other ?? projection).forward(x: x, y: y, count: count)
     }
 
     func project(_ position: Position) -> (x: Double, y: Double)? {
@@ -98,7 +99,7 @@ struct Bounds {
 
     /// The projected extent of the region west...east (eastward, maybe across ±180), south...north,
     /// its edges densified.
-    static func ofRegion(west: Double, south: Double, east: Double, north: Double, frame: Frame) -> Bounds {
+    static func ofRegion(west: Double, south: Double, east: Double, north: Double, frame: Frame, edgesOnly: Bool = false) -> Bounds {
         var bounds = Bounds()
         let width = east >= west ? east - west : east + 360 - west
         let steps = 256
@@ -111,6 +112,7 @@ struct Bounds {
             }
         }
         // Inside too: a projection may show the region's middle and not its edges (a globe).
+        if edgesOnly { return bounds }
         for i in 0...128 {
             for j in 0...128 {
                 let position = Position(longitude: west + Double(i) / 128 * width, latitude: south + Double(j) / 128 * (north - south))

@@ -626,7 +626,31 @@ def test_workers_draw_in_input_order_and_fast_antialiasing_draws_the_same_places
     # fast antialiasing: coverage in 17 levels instead of 256, so edge pixels differ a little,
     # never a line's place: on average well under a level of 16
     def inked(picture):
-        return {i for i, pixel in enumerate(picture.getdata()) if min(pixel[:3]) < 128}
+        data = picture.tobytes()
+        return {i for i in range(0, len(data), 4) if min(data[i:i + 3]) < 128}
     good, fast = inked(pictures[0]), inked(pictures[2])
     assert pictures[0].tobytes() != pictures[2].tobytes()
     assert len(good ^ fast) < 0.03 * len(good), (len(good ^ fast), len(good))
+
+
+# ---- the hostile corpus (Tests/Corpus): render reads what area reads ------------------------
+
+CORPUS = REPO / "Tests" / "Corpus"
+
+
+@pytest.mark.parametrize("name", sorted(json.loads((CORPUS / "manifest.json").read_text())["cases"]))
+def test_hostile_case_between_good_records(name, tmp_path):
+    """Render is not a filter (one picture out), so each case goes between two good records:
+    area's outcome (render reads every geometry type area reads) decides the exit status; the
+    good records are drawn either way and the picture is written."""
+    expected = json.loads((CORPUS / "manifest.json").read_text())["cases"][name]["area"]
+    good = json.dumps(feature("LineString", LINE, stroke="red", **{"stroke-width": 12})).encode() + b"\n"
+    data = good + (CORPUS / "cases" / f"{name}.ndjson").read_bytes() + good
+    out = tmp_path / "h.png"
+    rc, _, err = run(["render", "-o", out, "--bbox", ",".join(map(str, BOX))], data)
+    if expected == "ok":
+        assert (rc, err) == (0, ""), err
+    else:
+        assert rc == 65 and "geo render: <stdin>:2" in err, (rc, err)
+    image = Image.open(out).convert("RGBA")
+    assert close(image.getpixel(tuple(map(int, box_fit(*BOX).pixel(*along(LINE, 0.5))))), RED)

@@ -184,12 +184,3 @@ struct FeatureStyle: Equatable {
         return spans
     }
 }
-
-extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
-    }
-}

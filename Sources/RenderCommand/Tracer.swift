@@ -14,6 +14,21 @@ struct Run {
     var t: [Double] = []
 }
 
+/// Collects runs point by point: a nil point ends the run under way.
+struct RunBuilder {
+    var runs: [Run] = []
+    var current = Run()
+
+    mutating func emit(_ point: Pixel?, _ t: Double) {
+        guard let point else {
+            if !current.points.isEmpty { runs.append(current); current = Run() }
+            return
+        }
+        current.points.append(point)
+        current.t.append(t)
+    }
+}
+
 /// Turns geographic paths into pixel runs: straight edges as two projected points, curved edges
 /// (geodesic, rhumb, or a graticule's lines of constant latitude or longitude) densified until
 /// no drawn point is more than 0.25 px from the curve, broken where the path leaves what the
@@ -47,20 +62,12 @@ final class Tracer {
             ys.append(ys[0])
         }
         let n = vertices.count
-        var runs: [Run] = []
-        var current = Run()
-        func emit(_ point: Pixel?, _ t: Double) {
-            guard let point else {
-                if !current.points.isEmpty { runs.append(current); current = Run() }
-                return
-            }
-            current.points.append(point)
-            current.t.append(t)
-        }
+        var builder = RunBuilder()
+        func emit(_ point: Pixel?, _ t: Double) { builder.emit(point, t) }
         func pixel(_ index: Int) -> Pixel? { xs[index].isFinite ? view.pixel(x: xs[index], y: ys[index]) : nil }
+        builder.current.points.reserveCapacity(n)
+        builder.current.t.reserveCapacity(n)
         emit(pixel(0), 0)
-        current.points.reserveCapacity(n)
-        current.t.reserveCapacity(n)
         for index in 0..<(n - 1) {
             let a = vertices[index], b = vertices[index + 1]
             if skipCuts && abs(a.longitude) == 180 && a.longitude == b.longitude {
@@ -82,7 +89,7 @@ final class Tracer {
                     depth: 0, minimumDepth: minimumDepth, emit: emit)
         }
         emit(nil, 0)
-        return runs
+        return builder.runs
     }
 
     typealias Sample = (f: Double, longitude: Double, pixel: Pixel?)
@@ -134,16 +141,8 @@ final class Tracer {
 
     /// A line of constant latitude or longitude (the graticule), densified like an edge.
     func traceGraticuleLine(from a: Position, to b: Position) -> [Run] {
-        var runs: [Run] = []
-        var current = Run()
-        func emit(_ point: Pixel?, _ t: Double) {
-            guard let point else {
-                if !current.points.isEmpty { runs.append(current); current = Run() }
-                return
-            }
-            current.points.append(point)
-            current.t.append(t)
-        }
+        var builder = RunBuilder()
+        func emit(_ point: Pixel?, _ t: Double) { builder.emit(point, t) }
         let steps = 36
         var previous: Position = a
         emit(frame.project(a).map { view.pixel(x: $0.x, y: $0.y) }, 0)
@@ -156,7 +155,7 @@ final class Tracer {
             previous = next
         }
         emit(nil, 0)
-        return runs
+        return builder.runs
     }
 
     struct LinearEdge {

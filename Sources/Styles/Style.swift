@@ -12,7 +12,7 @@ public enum Style: Equatable, Sendable {
     /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `rgba(R,G,B,A)`, `gradient(FROM,TO)`, `sprite(NAME)`,
     /// `texture(NAME)` (colour names and function names case-insensitive; stamp names are not).
     public init?(_ text: String) {
-        let trimmed = text.trimmed()
+        let trimmed = text.trimmingSpaces()
         if let inner = functionArguments(trimmed, "gradient") {
             let parts = splitTopLevel(inner)
             guard parts.count == 2, let from = Colour(parts[0]), let to = Colour(parts[1]) else { return nil }
@@ -21,7 +21,7 @@ public enum Style: Equatable, Sendable {
         }
         for (function, make) in [("sprite", Style.sprite), ("texture", Style.texture)] {
             if let inner = functionArguments(trimmed, function) {
-                let name = inner.trimmed()
+                let name = inner.trimmingSpaces()
                 guard isStampName(name) else { return nil }
                 self = make(name)
                 return
@@ -44,10 +44,10 @@ public struct Colour: Equatable, Sendable {
     }
 
     public init?(_ text: String) {
-        let text = text.trimmed()
+        let text = text.trimmingSpaces()
         if let inner = functionArguments(text, "rgba") {
             // UIColor's components: four numbers from 0 to 1.
-            let parts = splitTopLevel(inner).compactMap { Double($0.trimmed()) }
+            let parts = splitTopLevel(inner).compactMap { Double($0.trimmingSpaces()) }
             guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
             let bytes = parts.map { UInt8(($0 * 255).rounded()) }
             self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes[3])
@@ -90,7 +90,7 @@ public func isStampName(_ name: String) -> Bool {
 
 extension String {
     /// Without the spaces around it.
-    func trimmed() -> String {
+    public func trimmingSpaces() -> String {
         var text = Substring(self)
         while text.first == " " { text = text.dropFirst() }
         while text.last == " " { text = text.dropLast() }

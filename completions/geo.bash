@@ -210,12 +210,14 @@ _geo() {
                 --stamp) return ;;
                 --graticule) return ;;
                 --background) COMPREPLY=($(compgen -W "none white" -- "$cur")); return ;;
+                --antialias) COMPREPLY=($(compgen -W "good fast" -- "$cur")); return ;;
                 --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --rejects) _geo_files; return ;;
+                -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --output --format --size --bbox --padding --projection --geodesic --kind --ellps --sphere --stamp --graticule --background --from -p --precision --strict --rejects -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-o --output --format --size --bbox --padding --projection --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi

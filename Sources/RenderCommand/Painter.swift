@@ -114,7 +114,7 @@ final class Painter {
         var rings: [[Pixel]] = []
         for polygon in polygons {
             for (index, ring) in polygon.enumerated() {
-                var points = tracer.trace(ring, curved: curved, closed: true).flatMap(\.points)
+                var points = joinedAlongTheHorizon(tracer.trace(ring, curved: curved, closed: true))
                 guard points.count > 2 else { continue }
                 let counterClockwise = signedArea(points) < 0  // y grows downwards
                 if counterClockwise != (index == 0) { points.reverse() }
@@ -129,6 +129,34 @@ final class Painter {
                 stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
             }
         }
+    }
+
+    /// A ring's visible stretches as one ring to fill. Where the ring goes behind a globe
+    /// (a projection not torn at ±180 breaks a ring only at its horizon), the stretches are
+    /// joined along the horizon, the disc's edge round the projection's centre, the short way
+    /// round from where the ring left to where it comes back: the fill stays on the visible
+    /// side and never folds over the globe.
+    private func joinedAlongTheHorizon(_ runs: [Run]) -> [Pixel] {
+        guard !tracer.frame.torn, !runs.isEmpty else { return runs.flatMap(\.points) }
+        let centre = tracer.view.pixel(x: 0, y: 0)
+        var out: [Pixel] = []
+        func arc(from a: Pixel, to b: Pixel) {
+            let a0 = atan2(a.y - centre.y, a.x - centre.x), a1 = atan2(b.y - centre.y, b.x - centre.x)
+            let r0 = hypot(a.x - centre.x, a.y - centre.y), r1 = hypot(b.x - centre.x, b.y - centre.y)
+            let delta = remainder(a1 - a0, 2 * .pi)
+            let steps = max(1, Int((abs(delta) / (.pi / 90)).rounded(.up)))
+            for step in 1..<steps {
+                let f = Double(step) / Double(steps), angle = a0 + f * delta, r = r0 + f * (r1 - r0)
+                out.append(Pixel(centre.x + r * cos(angle), centre.y + r * sin(angle)))
+            }
+        }
+        func apart(_ a: Pixel, _ b: Pixel) -> Bool { hypot(a.x - b.x, a.y - b.y) > 0.5 }
+        for run in runs {
+            if let last = out.last, apart(last, run.points[0]) { arc(from: last, to: run.points[0]) }
+            out += run.points
+        }
+        if let first = out.first, let last = out.last, apart(first, last) { arc(from: last, to: first) }
+        return out
     }
 
     private func signedArea(_ points: [Pixel]) -> Double {

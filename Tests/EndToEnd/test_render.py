@@ -654,3 +654,24 @@ def test_hostile_case_between_good_records(name, tmp_path):
         assert rc == 65 and "geo render: <stdin>:2" in err, (rc, err)
     image = Image.open(out).convert("RGBA")
     assert close(image.getpixel(tuple(map(int, box_fit(*BOX).pixel(*along(LINE, 0.5))))), RED)
+
+
+def test_globe_fills_a_polygon_behind_the_horizon_along_the_limb(tmp_path):
+    # Half of this quadrilateral is on the far side: its visible part is bounded by the limb,
+    # which bulges out to longitude 90 at the equator (a chord between where the rings leave
+    # and come back would cut that off).
+    ortho = "+proj=ortho +lat_0=0 +lon_0=0"
+    to_ortho = Transformer.from_crs("EPSG:4326", ortho + " +type=crs", always_xy=True)
+    ring = [[60, -60], [170, -60], [170, 60], [60, 60], [60, -60]]
+    records = [feature("Polygon", [ring], fill="#0000ff", geodesic=True, **{"fill-opacity": 1, "stroke-width": 0})]
+    image, _ = render(tmp_path, records, ["--projection", ortho, "--bbox", "-180,-90,180,90", "--size", "700x500"])
+    xs, ys = zip(*[to_ortho.transform(lon, lat) for lon in range(-90, 91) for lat in range(-89, 90, 1)])
+    fit = Fit((min(xs), min(ys), max(xs), max(ys)), 700, 500, 0)
+    for lon, lat in [(65, 0), (80, 30), (80, 0), (75, -40)]:
+        x, y = fit.pixel(*to_ortho.transform(lon, lat))
+        assert close(image.getpixel((int(x), int(y))), BLUE), (lon, lat)
+    for lon, lat in [(45, 0), (30, 50)]:  # west of the polygon: not painted by a folded fill
+        x, y = fit.pixel(*to_ortho.transform(lon, lat))
+        assert close(image.getpixel((int(x), int(y))), WHITE), (lon, lat)
+    rx, ry = fit.pixel(*to_ortho.transform(90, 0))
+    assert close(image.getpixel((int(rx) + 4, int(ry))), WHITE)

@@ -113,9 +113,12 @@ struct Bounds {
         }
         // Inside too: a projection may show the region's middle and not its edges (a globe).
         if edgesOnly { return bounds }
-        for i in 0...128 {
-            for j in 0...128 {
-                let position = Position(longitude: west + Double(i) / 128 * width, latitude: south + Double(j) / 128 * (north - south))
+        // At least every degree: a globe's limb is then found to a few millionths of its radius.
+        let columns = max(128, min(720, Int(width.rounded(.up)))), rows = max(128, min(360, Int((north - south).rounded(.up))))
+        for i in 0...columns {
+            for j in 0...rows {
+                let position = Position(longitude: west + Double(i) / Double(columns) * width,
+                                        latitude: south + Double(j) / Double(rows) * (north - south))
                 if let p = frame.project(position) { bounds.add(x: p.x, y: p.y) }
             }
         }

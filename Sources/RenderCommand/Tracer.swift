@@ -81,8 +81,24 @@ final class Tracer {
                 emit(pixel(index + 1), Double(index + 1))
                 continue
             }
-            // Straight edges cut at the tear are cut where the Web Mercator line crosses it;
-            // any other edge that leaves the view is followed as its curve to the horizon.
+            if !curved && crosses && visible {
+                // A straight edge across the tear: cut where its Web Mercator line, whose
+                // longitude runs linearly along it, meets the tear; each half on its side.
+                let start = frame.longitude(a.longitude), delta = longitudeDifference(a.longitude, b.longitude)
+                let tear = delta > 0 ? 180.0 : -180.0
+                let f = min(1, max(0, (tear - start) / delta))
+                let cut = mercator.edge(a, b).position(atFraction: f)
+                let centre = frame.centre ?? 0
+                emit(frame.project(Position(longitude: centre + tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
+                     Double(index) + f)
+                emit(nil, 0)
+                emit(frame.project(Position(longitude: centre - tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
+                     Double(index) + f)
+                emit(pixel(index + 1), Double(index + 1))
+                continue
+            }
+            // Any other edge that leaves the view is followed as its curve to the horizon or the
+            // tear.
             let edge = (!curved && crosses ? mercator : model).edge(a, b)
             let minimumDepth = edge.length > 200_000 ? min(16, Int(log2(edge.length / 200_000).rounded(.up))) : 0
             densify(edge, index: index, from: (0, a.longitude, pixel(index)), to: (1, b.longitude, pixel(index + 1)),

@@ -675,3 +675,22 @@ def test_globe_fills_a_polygon_behind_the_horizon_along_the_limb(tmp_path):
         assert close(image.getpixel((int(x), int(y))), WHITE), (lon, lat)
     rx, ry = fit.pixel(*to_ortho.transform(90, 0))
     assert close(image.getpixel((int(rx) + 4, int(ry))), WHITE)
+
+
+def test_a_straight_edge_across_the_antimeridian_takes_the_short_way_in_a_world_view(tmp_path):
+    # The world view is not recentred (the whole world is asked for): an edge from 170° to -170°
+    # is cut at ±180 where its Web Mercator line crosses it, one half at each side of the map,
+    # and nothing is drawn across the world.
+    records = [feature("LineString", [[170, 20], [-170, 30]], stroke="red", **{"stroke-width": 6})]
+    image, _ = render(tmp_path, records, ["--bbox", "-180,-60,180,60", "--size", "720x400"])
+    fit = box_fit(-180, -60, 179.999999, 60, 720, 400)
+    a, b = merc(170, 20), merc(-170, 30)
+    b = (b[0] + 2 * math.pi * 6378137, b[1])  # unwrapped: the short way
+    for f in (0.25, 0.75):  # on the line, each side of the cut (x of the second half wrapped)
+        x, y = a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])
+        if x > 2 * math.pi * 6378137 / 2:
+            x -= 2 * math.pi * 6378137
+        px_, py_ = fit.pixel(x, y)
+        assert close(image.getpixel((int(px_), int(py_))), RED), f
+    _, ymid = fit.pixel(0, (a[1] + b[1]) / 2)
+    assert all(close(image.getpixel((x, int(ymid))), WHITE) for x in range(40, 680, 10))

@@ -7,8 +7,8 @@ PYTHON ?= python3
 # Root installs directly; anyone else goes through sudo for the system packages.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet
-PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark
+APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet libcairo2-dev librsvg2-bin poppler-utils
+PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark pillow
 
 .PHONY: all build setup install uninstall docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
@@ -21,7 +21,7 @@ setup:
 		echo "Installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c "import polyline, pytest, pyproj, geographiclib, shapely, pyspark" 2>/dev/null || \
+	@$(PYTHON) -c "import polyline, pytest, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 

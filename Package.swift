@@ -32,6 +32,11 @@ let package = Package(
         .target(name: "Geometry", swiftSettings: fast),
         // Declarative command descriptions, typed options, the argument parser, help and usage errors.
         .target(name: "GeoCommandLine"),
+        // Stroke styles and colours as the Maps SDK and simplestyle name them: the one parser
+        // spans and render share.
+        .target(name: "Styles"),
+        // cairo's C API as a system library (libcairo2-dev): the drawing module is its only user.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
@@ -51,16 +56,20 @@ let package = Package(
         .target(name: "LengthCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "InterpolateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "CircleCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles"], swiftSettings: fast),
         .target(name: "AreaCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "RenderCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
+
+        // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
+        .target(name: "Drawing", dependencies: ["CCairo", "Styles"], swiftSettings: fast),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
-            "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand",
+            "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
         ]),
         // Exporting hypot lets the dynamic linker bind PROJ's calls to ProjRuntime's (ELF
         // interposition). The Swift runtime linked in statically: it saves ~2.5 MB of resident
@@ -87,6 +96,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: [
             "CProj", "ProjRuntime", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
+            "Styles", "Drawing", "RenderCommand",
         ]),
     ]
 )

@@ -196,6 +196,32 @@ _geo() {
                 _geo_files
             fi
             ;;
+        render)
+            case $prev in
+                -o|--output) _geo_files; return ;;
+                --format) COMPREPLY=($(compgen -W "svg png pdf" -- "$cur")); return ;;
+                --size) return ;;
+                --bbox) return ;;
+                --padding) return ;;
+                --projection) COMPREPLY=($(compgen -W "EPSG:3857 EPSG:4326 +proj=ortho +lat_0=0 +lon_0=0" -- "$cur")); return ;;
+                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
+                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --sphere) return ;;
+                --stamp) return ;;
+                --graticule) return ;;
+                --background) COMPREPLY=($(compgen -W "none white" -- "$cur")); return ;;
+                --antialias) COMPREPLY=($(compgen -W "good fast" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                -p|--precision) return ;;
+                --rejects) _geo_files; return ;;
+                -j|--jobs) return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "-o --output --format --size --bbox --padding --projection --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+            else
+                _geo_files
+            fi
+            ;;
         *)
             # A plugin: its arguments are files.
             _geo_files

@@ -12,7 +12,7 @@ end
 function __geo_plugin
     set -l words (commandline -opc)
     set -q words[2]; and not string match -q -- '-*' $words[2]
-    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate help commands completion
+    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate render help commands completion
 end
 
 complete -c geo -f
@@ -108,7 +108,7 @@ complete -c geo -n '__geo_using circle-to-polygon' -s j -l jobs -x -d 'Process r
 complete -c geo -n '__geo_using circle-to-polygon' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
 complete -c geo -n '__geo_using circle-to-polygon' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
 complete -c geo -n '__geo_using spans' -F
-complete -c geo -n '__geo_using spans' -l style -x -a 'aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkorange darkred firebrick forestgreen fuchsia gold gray green hotpink indigo ivory khaki lavender lightgray lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray steelblue tan teal tomato transparent turquoise violet white yellow' -d 'A pattern style: a colour or gradient(FROM,TO)'
+complete -c geo -n '__geo_using spans' -l style -x -a 'aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkorange darkred firebrick forestgreen fuchsia gold gray green hotpink indigo ivory khaki lavender lightgray lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray steelblue tan teal tomato transparent turquoise violet white yellow' -d 'A pattern style: a colour, gradient(FROM,TO), sprite(NAME) or texture(NAME)'
 complete -c geo -n '__geo_using spans' -l length -x -d 'A pattern length in metres'
 complete -c geo -n '__geo_using spans' -l offset -x -d 'Skip X metres of pattern first (GMSStyleSpansOffset)'
 complete -c geo -n '__geo_using spans' -l span -x -d 'An explicit span (GMSStyleSpan) covering SEGMENTS path segments (default 1)'
@@ -164,3 +164,25 @@ complete -c geo -n '__geo_using locate' -l rejects -r -F -d 'Also write each bad
 complete -c geo -n '__geo_using locate' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
 complete -c geo -n '__geo_using locate' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
 complete -c geo -n '__geo_using locate' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
+complete -c geo -n '__geo_using render' -F
+complete -c geo -n '__geo_using render' -s o -l output -r -F -d 'Write the picture to FILE (its extension gives the format) instead of SVG on standard output'
+complete -c geo -n '__geo_using render' -l format -x -a 'svg png pdf' -d 'The picture\'s format, whatever -o\'s extension is'
+complete -c geo -n '__geo_using render' -l size -x -d 'The picture\'s size in pixels (at most 16384 each way and 64 million in all)'
+complete -c geo -n '__geo_using render' -l bbox -x -d 'Show this region (degrees; W > E spans the antimeridian) instead of fitting the shapes'
+complete -c geo -n '__geo_using render' -l padding -x -d 'Room left around the shapes when the view fits them'
+complete -c geo -n '__geo_using render' -l projection -x -a 'EPSG:3857 EPSG:4326 +proj=ortho +lat_0=0 +lon_0=0' -d 'Any CRS PROJ knows: EPSG:CODE, a PROJ string, WKT'
+complete -c geo -n '__geo_using render' -l geodesic -d 'Draw every edge as its geodesic (rhumb line with --kind rhumb), not only those of records whose properties.geodesic is true'
+complete -c geo -n '__geo_using render' -l kind -x -a 'geodesic rhumb projected' -d 'How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres)'
+complete -c geo -n '__geo_using render' -l ellps -x -a 'MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere' -d 'The ellipsoid, by PROJ\'s name (WGS84, GRS80, intl, clrk66, ...: \'proj -le\' lists them)'
+complete -c geo -n '__geo_using render' -l sphere -x -d 'A sphere of radius R metres instead of an ellipsoid; 6371009 reproduces the Maps SDK\'s figures'
+complete -c geo -n '__geo_using render' -l stamp -x -d 'Register the PNG image as the stamp NAME, for the styles sprite(NAME) and texture(NAME)'
+complete -c geo -n '__geo_using render' -l graticule -x -d 'Draw meridians and parallels every DEG degrees under the shapes'
+complete -c geo -n '__geo_using render' -l background -x -a 'none white' -d 'The background colour, or none (transparent)'
+complete -c geo -n '__geo_using render' -l antialias -x -a 'good fast' -d 'PNG edges: cairo\'s best antialiasing, or its fast one (17 levels of coverage instead of 256; about twice as fast on dense data)'
+complete -c geo -n '__geo_using render' -l from -x -a 'geojson polyline text' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes)'
+complete -c geo -n '__geo_using render' -s p -l precision -x -d 'Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6)'
+complete -c geo -n '__geo_using render' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
+complete -c geo -n '__geo_using render' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE)'
+complete -c geo -n '__geo_using render' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
+complete -c geo -n '__geo_using render' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
+complete -c geo -n '__geo_using render' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'

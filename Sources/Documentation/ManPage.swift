@@ -50,7 +50,7 @@ public enum ManPage {
             }
         }
         page += ".It Fl h , Fl \\-help\nShow help and exit.\n.El\n"
-        page += ".Sh EXIT STATUS\n" + paragraphs(exitStatus)
+        page += ".Sh EXIT STATUS\n" + paragraphs(command.exitStatus ?? exitStatus)
         page += examples(command.examples)
         page += ".Sh SEE ALSO\n" + seeAlso([program.name] + program.commands.filter { $0.name != command.name }.map { "\(program.name)-\($0.name)" }, extra: [])
         return page

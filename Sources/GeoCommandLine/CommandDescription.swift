@@ -10,9 +10,13 @@ public struct CommandDescription: Sendable {
     public var operands: String
     public var options: [OptionSpec]
     public var examples: [Example]
+    /// The man page's EXIT STATUS, for a command whose statuses mean more than the streaming
+    /// commands' shared ones (nil: those).
+    public var exitStatus: String?
 
     public init(name: String, summary: String, discussion: String, operands: String = "[FILE...]",
-                options: [any OptionDeclaration], examples: [Example] = []) {
+                options: [any OptionDeclaration], examples: [Example] = [], exitStatus: String? = nil) {
+        self.exitStatus = exitStatus
         self.name = name
         self.summary = summary
         self.discussion = discussion

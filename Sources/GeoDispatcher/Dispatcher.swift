@@ -13,6 +13,7 @@ import LocateCommand
 import CommandKit
 import GeoCommandLine
 import Records
+import RenderCommand
 import SpansCommand
 
 /// The `geo` dispatcher: built-in commands by name, then external `geo-NAME` plugins (git's model).
@@ -21,7 +22,7 @@ public enum Dispatcher {
     public static let version = "0.2.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

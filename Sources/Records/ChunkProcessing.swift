@@ -143,8 +143,10 @@ extension Chunk {
 /// streaming runner would (framing, documents, line numbers), and calls `body` with each. A
 /// record that cannot be one (a document cut short) or that `body` throws for stops the reading
 /// as a LocatedBadRecord, with its line and, in a collection, `features[K]`; a file that cannot
-/// be read is a RunFailure.
-public func forEachRecord(in path: String, readsJSON: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+/// be read is a RunFailure. With `skippingBad`, bad records are passed over silently instead
+/// (a first pass whose second pass reports them).
+public func forEachRecord(in path: String, readsJSON: Bool, skippingBad: Bool = false,
+                          _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     let reader = ChunkReader(paths: [path], readsJSON: readsJSON, chunkSize: ChunkReader.defaultChunkSize)
     while let chunk = try reader.next() {
         var failure: (any Error)?
@@ -158,7 +160,8 @@ public func forEachRecord(in path: String, readsJSON: Bool, _ body: (UnsafeBuffe
             } catch {
                 failure = LocatedBadRecord(line: line, message: RecordFailure.naming(feature, "\(error)"))
             }
-            return false
+            if skippingBad { failure = nil }
+            return skippingBad
         }
         if let failure { throw failure }
     }

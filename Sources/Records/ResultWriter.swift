@@ -24,7 +24,10 @@ final class ResultWriter {
         self.command = command
         self.options = options
         report = FailureReport(command: command)
-        if let path = options.output {
+        if options.consumer != nil {
+            fd = -1
+            outputName = "the consumer"
+        } else if let path = options.output {
             fd = ResultWriter.create(path)
             guard fd >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
             outputName = path
@@ -108,7 +111,7 @@ final class ResultWriter {
         progress?.finish()
         printError(report.summary(records: records))
         if options.framing == .collection { try write(wroteRecord ? "\n]}\n" : "]}\n") }
-        if fd != 1 && close(fd) != 0 {
+        if fd != 1 && fd >= 0 && close(fd) != 0 {
             broken = true
             throw RunFailure("cannot write \(outputName): \(systemReason())", status: .ioError)
         }
@@ -130,6 +133,10 @@ final class ResultWriter {
     /// SignalGuard), and a write that fails part way (a full disk) is cut back to the last whole
     /// record, so an output file never ends in half a record.
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunFailure) {
+        if let consumer = options.consumer {
+            consumer(bytes)
+            return
+        }
         let start = lseek(fd, 0, SEEK_CUR)  // -1 for pipes and terminals: nothing to cut back
         SignalGuard.writing = 1
         defer { SignalGuard.finishedWriting() }

@@ -16,6 +16,10 @@ public struct StreamConfiguration: Sendable {
     public var decimals: Int? = nil
     /// Show the progress line.
     public var progress = false
+    /// Instead of a file: the ordered output handed to this, chunk by chunk, on the thread that
+    /// runs the stream (a command whose handlers prepare records that one thread must use in
+    /// order: geo render draws them).
+    public var consumer: (@Sendable (UnsafeBufferPointer<UInt8>) -> Void)? = nil
 
     public init() {}
 }

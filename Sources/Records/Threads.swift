@@ -83,9 +83,47 @@ enum SignalGuard {
         if pending != 0 { die(pending) }
     }
 
-    /// Ends the process by the signal itself, so the parent sees what happened (128 + N).
+    /// Ends the process by the signal itself, so the parent sees what happened (128 + N), after
+    /// removing the temporary files still registered.
     static func die(_ signal: Int32) {
+        TemporaryFiles.removeAll()
         Glibc.signal(signal, SIG_DFL)
         raise(signal)
+    }
+}
+
+/// Files that must not outlive geo (a picture being written before its rename): removed when
+/// SIGINT or SIGTERM ends geo. Paths are kept as C strings made in advance, so that the signal
+/// handler only calls unlink(2), which is async-signal-safe.
+public enum TemporaryFiles {
+    static let capacity = 16
+    nonisolated(unsafe) static let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    nonisolated(unsafe) static var initialised = false
+
+    /// Registers `path` for removal on a signal, and makes SIGINT and SIGTERM remove it.
+    public static func add(_ path: String) {
+        if !initialised {
+            paths.initialize(repeating: nil, count: capacity)
+            initialised = true
+            SignalGuard.install()
+        }
+        guard let free = (0..<capacity).first(where: { paths[$0] == nil }) else { return }
+        paths[free] = strdup(path)
+    }
+
+    /// Forgets `path` (it was renamed or removed).
+    public static func remove(_ path: String) {
+        guard initialised else { return }
+        for index in 0..<capacity {
+            if let entry = paths[index], String(cString: entry) == path {
+                paths[index] = nil
+                free(entry)
+            }
+        }
+    }
+
+    static func removeAll() {
+        guard initialised else { return }
+        for index in 0..<capacity { if let entry = paths[index] { unlink(entry) } }
     }
 }

@@ -1,3 +1,5 @@
+import Styles
+
 /// A style span as the Maps SDK resolves it: a style over a fractional number of segments.
 public struct ResolvedSpan: Equatable, Sendable {
     /// The style as the user wrote it.

@@ -4,6 +4,7 @@ import Geodesy
 import GeoJSON
 import Geometry
 import Records
+import Styles
 
 /// `geo spans`: GMSStyleSpans and GMSPolyline.spans, on the ellipsoid, and pieces to draw.
 public struct Spans: StreamingCommand {
@@ -27,7 +28,9 @@ public struct Spans: StreamingCommand {
 
         A style is a colour, by name (UIKit's black, blue, brown, clear, cyan, darkGray, gray, \
         green, lightGray, magenta, orange, purple, red, white, yellow, and common CSS names, any \
-        case), #RRGGBB or #RRGGBBAA; or gradient(FROM,TO).
+        case), #RRGGBB, #RRGGBBAA or rgba(R,G,B,A) with 0-1 floats; gradient(FROM,TO); or a stamp, \
+        sprite(NAME) or texture(NAME) (GMSSpriteStyle, GMSTextureStyle), passed through for geo \
+        render, which draws the image registered as NAME with --stamp.
 
         With --split each record becomes one LineString Feature per span instead, cut at the \
         span's fractional positions along the edges by --kind (a geodesic cut point is on the \
@@ -50,7 +53,7 @@ public struct Spans: StreamingCommand {
     typealias NamedStyle = (name: String, style: Style)
 
     static let style = Option(custom: "style", valueName: "STYLE", suggestions: namedColours.keys.sorted(),
-                              help: "A pattern style: a colour or gradient(FROM,TO).", parse: parseStyle).repeatable()
+                              help: "A pattern style: a colour, gradient(FROM,TO), sprite(NAME) or texture(NAME).", parse: parseStyle).repeatable()
     static let length = Option(number: "length", valueName: "L", check: { $0 >= 0 ? nil : "a length that is not negative" },
                                help: "A pattern length in metres.").repeatable()
     static let offset = Option(number: "offset", valueName: "X", help: "Skip X metres of pattern first (GMSStyleSpansOffset).")
@@ -63,7 +66,7 @@ public struct Spans: StreamingCommand {
 
     @Sendable static func parseStyle(_ text: String) throws(UsageError) -> NamedStyle {
         guard let style = Style(text) else {
-            throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A) or gradient(FROM,TO)")
+            throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A), gradient(FROM,TO), sprite(NAME) or texture(NAME) (NAME: letters, digits, _ and -)")
         }
         return (text, style)
     }
@@ -145,9 +148,10 @@ public struct SpansHandler: RecordHandler {
             for (index, span) in spans.enumerated() {
                 let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
                 for piece in pieces(of: span, from: start, to: end, path: path, cumulative: cumulative) {
+                    // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
                     var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(span.name)),
-                                                        ("stroke", .string(piece.colour.hex))]
-                    if piece.colour.alpha < 255 { added.append(("stroke-opacity", .number(piece.colour.opacity))) }
+                                                        ("stroke", .string(piece.colour?.hex ?? span.name))]
+                    if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
                     if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
                     if let width { added.append(("stroke-width", .number(width))) }
                     output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
@@ -173,7 +177,8 @@ public struct SpansHandler: RecordHandler {
 
     struct Piece {
         var path: Path
-        var colour: Colour
+        /// nil for a stamp.
+        var colour: Colour?
         var endColour: Colour?
     }
 
@@ -190,6 +195,8 @@ public struct SpansHandler: RecordHandler {
         switch span.style {
         case .solid(let colour):
             return [Piece(path: points.map(\.position), colour: colour)]
+        case .sprite, .texture:
+            return [Piece(path: points.map(\.position), colour: nil)]
         case .gradient(let from, let to):
             let first = points.first!.distance, length = points.last!.distance - first
             func colour(_ distance: Double) -> Colour { from.mixed(with: to, length > 0 ? (distance - first) / length : 0) }

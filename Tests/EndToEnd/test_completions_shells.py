@@ -19,7 +19,7 @@ import pytest
 from conftest import GEO_BIN, REPO
 
 GEO = str(GEO_BIN)
-BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate"]
+BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate", "render"]
 TIMEOUT = 10        # seconds for any one thing to appear on the screen
 SETTLE = 0.3        # seconds the screen must stay the same before a TAB counts as done
 

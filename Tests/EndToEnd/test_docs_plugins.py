@@ -18,7 +18,7 @@ from conftest import GEO_BIN, REPO
 
 GEO = str(GEO_BIN)
 
-BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate"]
+BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate", "render"]
 
 
 def generated(flag, tmp_path):

@@ -28,6 +28,9 @@ final class OptionDeclarationTests: XCTestCase {
         "area": [[], ["--signed", "--kind", "rhumb", "--from", "polyline", "-p6"], ["--field", "a", "--sphere", "6371009"]],
         "locate": [["--point", "1,2"], ["--point", "1,2", "--from", "text", "--tolerance", "1"],
                    ["--shapes", "shapes.ndjson", "--within", "5", "--limit", "2", "--kind", "projected"]],
+        "render": [[], ["-o", "x.png", "--size", "10x10", "--bbox", "0,0,1,1", "--projection", "EPSG:4326", "--geodesic", "--kind", "rhumb",
+                        "--graticule", "10", "--background", "none", "--stamp", "a=a.png", "--from", "polyline", "-p6", "--strict", "--rejects", "r.ndjson"],
+                   ["--sphere", "6371009", "--format", "pdf", "--padding", "4"], ["--ellps", "GRS80", "-o", "-"]],
     ]
 
     func testEveryCommandReadsOnlyWhatItDeclares() throws {

@@ -1,19 +1,31 @@
-import GeoCommandLine
-
-/// A GMSStrokeStyle: a solid colour, or a gradient from one colour to another across its span.
+/// A GMSStrokeStyle: a solid colour, a gradient from one colour to another across its span, or a
+/// stamp (GMSSpriteStyle, GMSTextureStyle) named by the image registered for it: styles name
+/// images, they never hold a file path (a record never makes geo open a file).
 public enum Style: Equatable, Sendable {
     case solid(Colour)
     case gradient(Colour, Colour)
+    /// GMSSpriteStyle: the image repeated along the line, turned with it.
+    case sprite(String)
+    /// GMSTextureStyle: the image tiled along the stroke, scaled to its width.
+    case texture(String)
 
-    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `rgba(R,G,B,A)`, `gradient(FROM,TO)` (names and
-    /// function names case-insensitive).
+    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `rgba(R,G,B,A)`, `gradient(FROM,TO)`, `sprite(NAME)`,
+    /// `texture(NAME)` (colour names and function names case-insensitive; stamp names are not).
     public init?(_ text: String) {
-        let trimmed = text.trimmed()
+        let trimmed = text.trimmingSpaces()
         if let inner = functionArguments(trimmed, "gradient") {
             let parts = splitTopLevel(inner)
             guard parts.count == 2, let from = Colour(parts[0]), let to = Colour(parts[1]) else { return nil }
             self = .gradient(from, to)
             return
+        }
+        for (function, make) in [("sprite", Style.sprite), ("texture", Style.texture)] {
+            if let inner = functionArguments(trimmed, function) {
+                let name = inner.trimmingSpaces()
+                guard isStampName(name) else { return nil }
+                self = make(name)
+                return
+            }
         }
         guard let colour = Colour(trimmed) else { return nil }
         self = .solid(colour)
@@ -32,10 +44,10 @@ public struct Colour: Equatable, Sendable {
     }
 
     public init?(_ text: String) {
-        let text = text.trimmed()
+        let text = text.trimmingSpaces()
         if let inner = functionArguments(text, "rgba") {
             // UIColor's components: four numbers from 0 to 1.
-            let parts = splitTopLevel(inner).compactMap { Double($0.trimmed()) }
+            let parts = splitTopLevel(inner).compactMap { Double($0.trimmingSpaces()) }
             guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
             let bytes = parts.map { UInt8(($0 * 255).rounded()) }
             self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes[3])
@@ -68,6 +80,24 @@ public struct Colour: Equatable, Sendable {
     }
 }
 
+/// A stamp's name: letters, digits, `_` and `-`, 1 to 64 of them, so that it reads as a name and
+/// never as a path.
+public func isStampName(_ name: String) -> Bool {
+    (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x2D
+    }
+}
+
+extension String {
+    /// Without the spaces around it.
+    public func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
+
 /// The text between the parentheses of `name(...)`, or nil when `text` is not that call.
 func functionArguments(_ text: String, _ name: String) -> String? {
     guard text.lowercased().hasPrefix(name + "("), text.hasSuffix(")") else { return nil }
@@ -95,7 +125,7 @@ func splitTopLevel(_ text: String) -> [String] {
 
 /// UIKit's named colours (the Maps SDK's examples use them: UIColor.redColor, ...), then common
 /// CSS names that do not clash with them. RGBA, 8 bits each.
-let namedColours: [String: UInt32] = [
+public let namedColours: [String: UInt32] = [
     // UIKit
     "black": 0x000000FF, "blue": 0x0000FFFF, "brown": 0x996633FF, "clear": 0x00000000,
     "cyan": 0x00FFFFFF, "darkgray": 0x555555FF, "gray": 0x808080FF, "green": 0x00FF00FF,

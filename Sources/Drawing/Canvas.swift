@@ -1,0 +1,421 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCairo
+import Styles
+
+/// The picture formats geo draws, all through one cairo code path.
+public enum ImageFormat: String, CaseIterable, Sendable {
+    case svg, png, pdf
+}
+
+/// How edges are smoothed in PNG pictures: cairo's best antialiasing, or its fast one (4×4
+/// samples a pixel instead of 256×15: 17 levels of coverage, about twice as fast on dense
+/// data). PDF and SVG leave it to their viewer.
+public enum Antialiasing: String, CaseIterable, Sendable {
+    case good, fast
+}
+
+/// A point in pixels: x to the right, y down, (0, 0) the top left corner of the picture.
+public struct Pixel: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A picture being drawn, in pixels, on a cairo surface of the chosen format: the one drawing
+/// code path for PNG, PDF and SVG. Knows nothing of geography. Coordinates far outside the
+/// picture are clipped before cairo sees them (cairo's 24.8 fixed point would wrap them), so any
+/// finite input draws correctly.
+public final class Canvas {
+    public let width: Int
+    public let height: Int
+    public let format: ImageFormat
+    private let surface: OpaquePointer
+    private let cairo: OpaquePointer
+    private let sink: Sink
+    private var stamps: [String: Stamp] = [:]
+
+    /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
+    /// stream as they are drawn).
+    public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good) {
+        self.format = format
+        self.width = width
+        self.height = height
+        sink = Sink(fd: fd)
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        switch format {
+        case .png:
+            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        case .pdf:
+            surface = cairo_pdf_surface_create_for_stream(Sink.write, closure, Double(width), Double(height))
+        case .svg:
+            surface = cairo_svg_surface_create_for_stream(Sink.write, closure, Double(width), Double(height))
+            cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+        }
+        cairo = cairo_create(surface)
+        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+        cairo_set_antialias(cairo, antialiasing == .fast ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD)
+    }
+
+    deinit {
+        cairo_destroy(cairo)
+        cairo_surface_destroy(surface)
+    }
+
+    /// The widest stroke that can still change the picture: wider ones look the same.
+    public var widestStroke: Double { 2 * (Double(width) + Double(height)) }
+
+    /// The rectangle geometry is clipped to: the picture with room for the widest stroke.
+    var guardBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let margin = widestStroke + 64
+        return (-margin, -margin, Double(width) + margin, Double(height) + margin)
+    }
+
+    /// Stamps by name, for the styles sprite(NAME) and texture(NAME).
+    public func register(_ stamp: Stamp, as name: String) { stamps[name] = stamp }
+
+    public func hasStamp(_ name: String) -> Bool { stamps[name] != nil }
+
+    // MARK: Layers
+
+    /// Draws what follows on a layer of its own, until `endLayer`.
+    public func beginLayer() { cairo_push_group(cairo) }
+
+    /// Lays the layer begun last onto the picture, after drawing `under` beneath it.
+    public func endLayer(under: () throws -> Void) rethrows {
+        let layer = cairo_pop_group(cairo)!
+        defer { cairo_pattern_destroy(layer) }
+        try under()
+        cairo_set_source(cairo, layer)
+        cairo_paint(cairo)
+    }
+
+    // MARK: Drawing
+
+    public func fillBackground(_ colour: Colour) {
+        setColour(colour)
+        cairo_paint(cairo)
+    }
+
+    /// Strokes a line through `points` in one colour.
+    public func stroke(_ points: [Pixel], colour: Colour, width: Double) {
+        guard width > 0, colour.alpha > 0 else { return }
+        for piece in clipLine(points) where piece.count > 0 {
+            addLine(piece)
+        }
+        setColour(colour)
+        cairo_set_line_width(cairo, min(width, widestStroke))
+        cairo_stroke(cairo)
+    }
+
+    /// Strokes a line whose colour ramps from `from` at `ramp[0]` to `to` at 1, `ramp` giving
+    /// for each point the fraction of the ramp reached there.
+    public func strokeGradient(_ points: [Pixel], ramp: [Double], from: Colour, to: Colour, width: Double) {
+        guard width > 0, points.count > 1 else { return }
+        cairo_set_line_width(cairo, min(width, widestStroke))
+        for index in 1..<points.count {
+            let a = points[index - 1], b = points[index]
+            for piece in clipLine([a, b]) where piece.count > 1 {
+                let pattern = cairo_pattern_create_linear(a.x, a.y, b.x, b.y)!
+                addStop(pattern, 0, from.mixed(with: to, ramp[index - 1]))
+                addStop(pattern, 1, from.mixed(with: to, ramp[index]))
+                addLine(piece)
+                cairo_set_source(cairo, pattern)
+                cairo_stroke(cairo)
+                cairo_pattern_destroy(pattern)
+            }
+        }
+    }
+
+    private func addStop(_ pattern: OpaquePointer, _ offset: Double, _ colour: Colour) {
+        cairo_pattern_add_color_stop_rgba(pattern, offset, Double(colour.red) / 255, Double(colour.green) / 255,
+                                          Double(colour.blue) / 255, Double(colour.alpha) / 255)
+    }
+
+    /// Fills rings together, nonzero: give outer rings counter-clockwise on the screen and holes
+    /// clockwise (`oriented`), so that holes are holes and touching parts join without a seam.
+    public func fill(_ rings: [[Pixel]], colour: Colour) {
+        guard colour.alpha > 0 else { return }
+        for ring in rings where ring.count > 2 {
+            let clipped = clipRing(ring)
+            guard clipped.count > 2 else { continue }
+            addLine(clipped)
+            cairo_close_path(cairo)
+        }
+        setColour(colour)
+        cairo_fill(cairo)
+    }
+
+    /// A marker for a point: a disc of `radius` pixels in `colour`, ringed in white.
+    public func marker(at point: Pixel, radius: Double, colour: Colour) {
+        let box = guardBox
+        guard point.x > box.minX, point.x < box.maxX, point.y > box.minY, point.y < box.maxY else { return }
+        cairo_new_path(cairo)
+        cairo_arc(cairo, point.x, point.y, radius, 0, 2 * .pi)
+        setColour(colour)
+        cairo_fill_preserve(cairo)
+        cairo_set_source_rgba(cairo, 1, 1, 1, Double(colour.alpha) / 255)
+        cairo_set_line_width(cairo, max(1, radius / 4))
+        cairo_stroke(cairo)
+    }
+
+    /// GMSTextureStyle: the stamp tiled along the line, its width scaled to the stroke's, its
+    /// top towards where the line goes.
+    public func strokeTexture(_ points: [Pixel], stamp name: String, width: Double) {
+        guard let stamp = stamps[name], width > 0, points.count > 1 else { return }
+        let width = min(width, widestStroke)
+        let scale = width / stamp.width
+        cairo_set_line_width(cairo, width)
+        cairo_save(cairo)
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+        var along = 0.0
+        for index in 1..<points.count {
+            let a = points[index - 1], b = points[index]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            defer { along += length }
+            guard length > 0 else { continue }
+            let d = Pixel((b.x - a.x) / length, (b.y - a.y) / length), n = Pixel(-d.y, d.x)
+            // Image (u, v) → picture: across the stroke by u, along it by (height − v), tiles
+            // continuing from the start of the line.
+            let phase = (stamp.height * scale - along.truncatingRemainder(dividingBy: stamp.height * scale))
+            var toPicture = cairo_matrix_t(xx: n.x * scale, yx: n.y * scale, xy: -d.x * scale, yy: -d.y * scale,
+                                           x0: a.x + d.x * phase - n.x * width / 2, y0: a.y + d.y * phase - n.y * width / 2)
+            guard cairo_matrix_invert(&toPicture) == CAIRO_STATUS_SUCCESS else { continue }
+            for piece in clipLine([a, b]) where piece.count > 1 {
+                let pattern = cairo_pattern_create_for_surface(stamp.surface)!
+                cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+                cairo_pattern_set_matrix(pattern, &toPicture)
+                addLine(piece)
+                cairo_set_source(cairo, pattern)
+                cairo_stroke(cairo)
+                cairo_pattern_destroy(pattern)
+            }
+        }
+        cairo_restore(cairo)
+    }
+
+    /// GMSSpriteStyle: the stamp at its own size, repeated along the line a stamp's height apart,
+    /// centred on it and turned with it (its top towards where the line goes).
+    public func strokeSprite(_ points: [Pixel], stamp name: String) {
+        guard let stamp = stamps[name], points.count > 1 else { return }
+        var next = stamp.height / 2, along = 0.0
+        let box = guardBox
+        for index in 1..<points.count {
+            let a = points[index - 1], b = points[index]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            guard length > 0 else { continue }
+            while next <= along + length {
+                let t = (next - along) / length
+                let p = Pixel(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
+                next += stamp.height
+                guard p.x > box.minX, p.x < box.maxX, p.y > box.minY, p.y < box.maxY else {
+                    // Far off the picture: skip ahead instead of stepping through every stamp.
+                    let skipped = ((along + length - next) / stamp.height).rounded(.down)
+                    if skipped > 0 { next += skipped * stamp.height }
+                    continue
+                }
+                cairo_save(cairo)
+                cairo_translate(cairo, p.x, p.y)
+                cairo_rotate(cairo, atan2(b.y - a.y, b.x - a.x) + .pi / 2)
+                cairo_set_source_surface(cairo, stamp.surface, -stamp.width / 2, -stamp.height / 2)
+                cairo_paint(cairo)
+                cairo_restore(cairo)
+            }
+            along += length
+        }
+    }
+
+    private func setColour(_ colour: Colour) {
+        cairo_set_source_rgba(cairo, Double(colour.red) / 255, Double(colour.green) / 255,
+                              Double(colour.blue) / 255, Double(colour.alpha) / 255)
+    }
+
+    /// Points closer than this to the last one given to cairo are left out (the last point
+    /// always goes): the outline moves by less than that, and cairo, whose time goes into
+    /// stroking every tiny segment with its joins, draws a world of dense paths several times
+    /// faster.
+    static let merge = 0.125
+
+    private func addLine(_ points: [Pixel]) {
+        var last = points[0]
+        cairo_move_to(cairo, last.x, last.y)
+        if points.count == 1 {
+            cairo_line_to(cairo, last.x, last.y)  // a dot: round caps draw it
+            return
+        }
+        let limit = Canvas.merge * Canvas.merge
+        for index in 1..<points.count {
+            let point = points[index]
+            let dx = point.x - last.x, dy = point.y - last.y
+            guard dx * dx + dy * dy >= limit || index == points.count - 1 else { continue }
+            cairo_line_to(cairo, point.x, point.y)
+            last = point
+        }
+    }
+
+    // MARK: Output
+
+    /// Ends the picture and writes what is still to be written (all of a PNG); throws the
+    /// write's failure.
+    public func finish() throws(DrawingError) {
+        switch format {
+        case .png:
+            cairo_surface_flush(surface)
+            let status = cairo_surface_write_to_png_stream(surface, Sink.write, Unmanaged.passUnretained(sink).toOpaque())
+            if let error = sink.failure { throw DrawingError(String(cString: strerror(error))) }
+            guard status == CAIRO_STATUS_SUCCESS else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
+        case .pdf, .svg:
+            cairo_surface_finish(surface)
+            if let error = sink.failure { throw DrawingError(String(cString: strerror(error))) }
+            let status = cairo_surface_status(surface)
+            guard status == CAIRO_STATUS_SUCCESS else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
+        }
+    }
+
+    /// The colour of a pixel of a PNG canvas (tests), unpremultiplied.
+    public func pixel(x: Int, y: Int) -> Colour? {
+        guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let word = (data + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        let alpha = UInt8(word >> 24)
+        func channel(_ shift: UInt32) -> UInt8 {
+            alpha == 0 ? 0 : UInt8(min(255, (Double((word >> shift) & 0xFF) * 255 / Double(alpha)).rounded()))
+        }
+        return Colour(red: channel(16), green: channel(8), blue: channel(0), alpha: alpha)
+    }
+
+    // MARK: Clipping
+
+    /// The parts of a line inside the guard box (Liang–Barsky on each segment).
+    func clipLine(_ points: [Pixel]) -> [[Pixel]] {
+        let box = guardBox
+        func inside(_ p: Pixel) -> Bool { p.x >= box.minX && p.x <= box.maxX && p.y >= box.minY && p.y <= box.maxY }
+        if points.allSatisfy(inside) { return [points] }
+        var pieces: [[Pixel]] = [], current: [Pixel] = []
+        if points.count == 1 { return inside(points[0]) ? [points] : [] }
+        for index in 1..<points.count {
+            let a = points[index - 1], b = points[index]
+            guard let (t0, t1) = clipSegment(a, b, box) else {
+                if !current.isEmpty { pieces.append(current); current = [] }
+                continue
+            }
+            let start = Pixel(a.x + t0 * (b.x - a.x), a.y + t0 * (b.y - a.y))
+            let end = Pixel(a.x + t1 * (b.x - a.x), a.y + t1 * (b.y - a.y))
+            if current.isEmpty || t0 > 0 {
+                if !current.isEmpty { pieces.append(current) }
+                current = [start]
+            }
+            current.append(end)
+            if t1 < 1 { pieces.append(current); current = [] }
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
+    }
+
+    private func clipSegment(_ a: Pixel, _ b: Pixel, _ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (Double, Double)? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.x - a.x, dy = b.y - a.y
+        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+                continue
+            }
+            let r = q / p
+            if p < 0 { if r > t1 { return nil }; t0 = max(t0, r) } else { if r < t0 { return nil }; t1 = min(t1, r) }
+        }
+        return (t0, t1)
+    }
+
+    /// A ring clipped to the guard box (Sutherland–Hodgman): what it covers inside the box is
+    /// unchanged, and the edges it gains run outside the picture.
+    func clipRing(_ ring: [Pixel]) -> [Pixel] {
+        let box = guardBox
+        if ring.allSatisfy({ $0.x >= box.minX && $0.x <= box.maxX && $0.y >= box.minY && $0.y <= box.maxY }) { return ring }
+        var output = ring
+        let edges: [(inside: (Pixel) -> Bool, cut: (Pixel, Pixel) -> Pixel)] = [
+            ({ $0.x >= box.minX }, { a, b in Pixel(box.minX, a.y + (box.minX - a.x) / (b.x - a.x) * (b.y - a.y)) }),
+            ({ $0.x <= box.maxX }, { a, b in Pixel(box.maxX, a.y + (box.maxX - a.x) / (b.x - a.x) * (b.y - a.y)) }),
+            ({ $0.y >= box.minY }, { a, b in Pixel(a.x + (box.minY - a.y) / (b.y - a.y) * (b.x - a.x), box.minY) }),
+            ({ $0.y <= box.maxY }, { a, b in Pixel(a.x + (box.maxY - a.y) / (b.y - a.y) * (b.x - a.x), box.maxY) }),
+        ]
+        for edge in edges {
+            let input = output
+            output = []
+            guard var previous = input.last else { break }
+            for point in input {
+                if edge.inside(point) {
+                    if !edge.inside(previous) { output.append(edge.cut(previous, point)) }
+                    output.append(point)
+                } else if edge.inside(previous) {
+                    output.append(edge.cut(previous, point))
+                }
+                previous = point
+            }
+        }
+        return output
+    }
+}
+
+/// A PNG image to stamp along lines (GMSSpriteStyle, GMSTextureStyle).
+public final class Stamp: @unchecked Sendable {
+    let surface: OpaquePointer
+    let width: Double
+    let height: Double
+
+    /// Reads the PNG image at `path`; throws with the reason it cannot be read.
+    public init(png path: String) throws(DrawingError) {
+        let image = cairo_image_surface_create_from_png(path)!
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            let reason = status == CAIRO_STATUS_FILE_NOT_FOUND ? "no such file"
+                : status == CAIRO_STATUS_READ_ERROR ? "cannot read it, or it is not a PNG image"
+                : String(cString: cairo_status_to_string(status))
+            throw DrawingError("cannot read '\(path)': \(reason)")
+        }
+        surface = image
+        width = Double(cairo_image_surface_get_width(image))
+        height = Double(cairo_image_surface_get_height(image))
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}
+
+/// Where a canvas's bytes go: a file descriptor, every write checked.
+final class Sink {
+    let fd: Int32
+    var failure: Int32?
+
+    init(fd: Int32) { self.fd = fd }
+
+    static let write: cairo_write_func_t = { closure, data, length in
+        let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+        guard sink.failure == nil else { return CAIRO_STATUS_WRITE_ERROR }
+        var written = 0
+        while written < Int(length) {
+            let count = Glibc.write(sink.fd, data! + written, Int(length) - written)
+            if count < 0 {
+                if errno == EINTR { continue }
+                sink.failure = errno
+                return CAIRO_STATUS_WRITE_ERROR
+            }
+            written += count
+        }
+        return CAIRO_STATUS_SUCCESS
+    }
+}
+
+/// Why a picture cannot be drawn or written.
+public struct DrawingError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CProj
+import Geometry
+
+/// A map projection: WGS84 longitude and latitude to the plane of any CRS PROJ knows
+/// (`EPSG:3857`, `+proj=ortho +lat_0=… +lon_0=…`, a WKT or PROJJSON text), x east and y north
+/// (PROJ's `proj_normalize_for_visualization`). One PJ context per object: use an object from
+/// one thread at a time (each thread makes its own).
+public final class Projection: @unchecked Sendable {
+    /// The CRS as given.
+    public let crs: String
+    private let context: OpaquePointer
+    private let transform: OpaquePointer
+
+    public init(crs: String) throws(ProjectionError) {
+        self.crs = crs
+        guard let context = proj_context_create() else { throw ProjectionError("PROJ could not start") }
+        proj_log_level(context, PJ_LOG_NONE)
+        // A bare PROJ string names an operation; `+type=crs` makes it the CRS it describes.
+        var target = crs
+        if target.hasPrefix("+") && !target.contains("+type=") { target += " +type=crs" }
+        guard let raw = proj_create_crs_to_crs(context, "EPSG:4326", target, nil) else {
+            proj_context_destroy(context)
+            throw ProjectionError("'\(crs)' is not a CRS PROJ knows")
+        }
+        guard let normalized = proj_normalize_for_visualization(context, raw) else {
+            proj_destroy(raw)
+            proj_context_destroy(context)
+            throw ProjectionError("'\(crs)' has no east/north axis order")
+        }
+        proj_destroy(raw)
+        self.context = context
+        transform = normalized
+        // A projection that goes nowhere (a geographic CRS is fine; a vertical one is not).
+        guard forward(Position(longitude: 0.5, latitude: 0.5)) != nil || forward(Position(longitude: 100.5, latitude: 40.5)) != nil else {
+            throw ProjectionError("'\(crs)' does not map longitude and latitude to a plane")
+        }
+    }
+
+    deinit {
+        proj_destroy(transform)
+        proj_context_destroy(context)
+    }
+
+    /// Projects `count` positions in place: longitudes in `x`, latitudes in `y` become x and y.
+    /// A position the projection cannot map (the far side of a globe) becomes infinity in both.
+    public func forward(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int) {
+        guard count > 0 else { return }
+        _ = proj_trans_generic(transform, PJ_FWD, x, MemoryLayout<Double>.stride, count,
+                               y, MemoryLayout<Double>.stride, count, nil, 0, 0, nil, 0, 0)
+        for index in 0..<count where !x[index].isFinite || !y[index].isFinite || abs(x[index]) > 1e30 || abs(y[index]) > 1e30 {
+            x[index] = .infinity
+            y[index] = .infinity
+        }
+        proj_errno_reset(transform)
+    }
+
+    /// One position projected, or nil when the projection cannot map it.
+    public func forward(_ position: Position) -> (x: Double, y: Double)? {
+        var x = position.longitude, y = position.latitude
+        forward(x: &x, y: &y, count: 1)
+        return x.isFinite ? (x, y) : nil
+    }
+}
+
+/// A CRS PROJ cannot use for drawing.
+public struct ProjectionError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

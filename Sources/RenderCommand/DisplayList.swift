@@ -1,0 +1,166 @@
+import Geodesy
+import Geometry
+import JSONBytes
+
+/// A path with each vertex also projected (x, y in the projection's units; infinity where the
+/// projection shows nothing).
+struct ProjectedPath {
+    var positions: Path
+    var x: [Double]
+    var y: [Double]
+}
+
+/// A geometry ready to draw: what the workers make of a record, and what the drawing thread
+/// draws, in input order.
+indirect enum Shape {
+    case points([ProjectedPath])
+    case line(ProjectedPath)
+    case lines([ProjectedPath])
+    case polygons([[ProjectedPath]])
+    case collection([Shape])
+}
+
+/// The bytes a worker hands the drawing thread for each feature of a record (in the stream's
+/// ordered output): the feature's properties as they were (the style is read from them again,
+/// cheaply, where it is drawn) and its geometry with every vertex projected (the costly part,
+/// done in parallel). Self-contained, so that records waiting for their z-index are kept as
+/// these bytes too.
+///
+///     feature  := u32 size, u32 properties size, properties, shape
+///     shape    := u8 tag, ...   (0 none, 1 points, 2 line, 3 lines, 4 polygons, 5 collection)
+///     path     := u32 n, n × (longitude, latitude, x, y) as f64
+enum DisplayList {
+    static func write(properties: UnsafeBufferPointer<UInt8>?, geometry: Geometry?, frame: Frame, projection: Projection,
+                      to buffer: ByteBuffer, scratch: inout [Double]) {
+        let start = buffer.count
+        put(UInt32(0), buffer)
+        put(UInt32(properties?.count ?? 0), buffer)
+        if let properties { buffer.append(properties) }
+        write(geometry, frame: frame, projection: projection, buffer, &scratch)
+        UnsafeMutableRawPointer(buffer.base + start).storeBytes(of: UInt32(buffer.count - start), as: UInt32.self)
+    }
+
+    private static func write(_ geometry: Geometry?, frame: Frame, projection: Projection, _ buffer: ByteBuffer, _ scratch: inout [Double]) {
+        func path(_ path: Path) {
+            put(UInt32(path.count), buffer)
+            let count = path.count
+            if scratch.count < 2 * count { scratch = [Double](repeating: 0, count: 2 * count) }
+            scratch.withUnsafeMutableBufferPointer { s in
+                for index in 0..<count {
+                    s[index] = path[index].longitude
+                    s[count + index] = path[index].latitude
+                }
+                frame.project(x: s.baseAddress!, y: s.baseAddress! + count, count: count, using: projection)
+                let out = buffer.reserve(32 * count)
+                out.withMemoryRebound(to: Double.self, capacity: 4 * count) { d in
+                    for index in 0..<count {
+                        d[4 * index] = path[index].longitude
+                        d[4 * index + 1] = path[index].latitude
+                        d[4 * index + 2] = s[index]
+                        d[4 * index + 3] = s[count + index]
+                    }
+                }
+                buffer.count += 32 * count
+            }
+        }
+        func paths(_ list: [Path]) {
+            put(UInt32(list.count), buffer)
+            for item in list { path(item) }
+        }
+        switch geometry {
+        case nil:
+            buffer.append(0)
+        case .point(let position):
+            buffer.append(1)
+            paths([[position]])
+        case .multiPoint(let positions):
+            buffer.append(1)
+            paths(positions.map { [$0] })
+        case .lineString(let line):
+            buffer.append(2)
+            path(line)
+        case .multiLineString(let lines):
+            buffer.append(3)
+            paths(lines)
+        case .polygon(let rings):
+            buffer.append(4)
+            put(UInt32(1), buffer)
+            paths(rings)
+        case .multiPolygon(let polygons):
+            buffer.append(4)
+            put(UInt32(polygons.count), buffer)
+            for rings in polygons { paths(rings) }
+        case .geometryCollection(let members):
+            buffer.append(5)
+            put(UInt32(members.count), buffer)
+            for member in members { write(member, frame: frame, projection: projection, buffer, &scratch) }
+        }
+    }
+
+    @inline(__always)
+    static func put(_ value: UInt32, _ buffer: ByteBuffer) {
+        withUnsafeBytes(of: value) { buffer.append($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Reads the features in `bytes`, calling `body` with each one's whole bytes, properties and
+    /// shape.
+    static func forEachFeature(_ bytes: UnsafeBufferPointer<UInt8>,
+                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Shape?) -> Void) {
+        var reader = Reader(bytes: bytes)
+        while reader.position + 8 <= bytes.count {
+            let start = reader.position
+            let size = Int(reader.u32())
+            let propertiesSize = Int(reader.u32())
+            let properties = UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + propertiesSize)])
+            reader.position += propertiesSize
+            let shape = reader.shape()
+            body(UnsafeBufferPointer(rebasing: bytes[start..<(start + size)]), properties, shape)
+            reader.position = start + size
+        }
+    }
+
+    struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        mutating func u32() -> UInt32 {
+            defer { position += 4 }
+            return UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt32.self)
+        }
+
+        mutating func path() -> ProjectedPath {
+            let count = Int(u32())
+            var result = ProjectedPath(positions: [], x: [], y: [])
+            result.positions.reserveCapacity(count)
+            result.x.reserveCapacity(count)
+            result.y.reserveCapacity(count)
+            let raw = UnsafeRawPointer(bytes.baseAddress! + position)
+            for index in 0..<count {
+                let base = 32 * index
+                result.positions.append(Position(longitude: raw.loadUnaligned(fromByteOffset: base, as: Double.self),
+                                                 latitude: raw.loadUnaligned(fromByteOffset: base + 8, as: Double.self)))
+                result.x.append(raw.loadUnaligned(fromByteOffset: base + 16, as: Double.self))
+                result.y.append(raw.loadUnaligned(fromByteOffset: base + 24, as: Double.self))
+            }
+            position += 32 * count
+            return result
+        }
+
+        mutating func paths() -> [ProjectedPath] {
+            (0..<Int(u32())).map { _ in path() }
+        }
+
+        mutating func shape() -> Shape? {
+            let tag = bytes[position]
+            position += 1
+            switch tag {
+            case 1: return .points(paths())
+            case 2: return .line(path())
+            case 3: return .lines(paths())
+            case 4: return .polygons((0..<Int(u32())).map { _ in paths() })
+            case 5: return .collection((0..<Int(u32())).compactMap { _ in shape() })
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import GeoJSON
+import Geometry
+import JSONBytes
+import Styles
+
+/// How one record is drawn, read from its properties: the Maps SDK's names and simplestyle's
+/// alike (docs/render.md). Defaults follow simplestyle.
+struct FeatureStyle: Equatable {
+    var stroke = Stroke.colour(Colour(red: 0x55, green: 0x55, blue: 0x55))
+    var strokeWidth = 2.0
+    var strokeOpacity = 1.0
+    var fill = Colour(red: 0x55, green: 0x55, blue: 0x55, alpha: 153)
+    var markerColour = Colour(red: 0x7E, green: 0x7E, blue: 0x7E)
+    var markerRadius = 7.0
+    var zIndex = 0.0
+    var geodesic = false
+    /// GMSPolyline.spans, as `geo spans` writes them.
+    var spans: [(style: Style, segments: Double)] = []
+
+    enum Stroke: Equatable {
+        case colour(Colour)
+        /// A `geo spans --split` piece: `stroke` at its start, `stroke-end` at its end.
+        case ramp(Colour, Colour)
+        case style(Style)
+
+        /// Ramps along the line (what needs edge lengths).
+        var isRamp: Bool {
+            switch self {
+            case .ramp, .style(.gradient): true
+            default: false
+            }
+        }
+    }
+
+    static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
+        a.stroke == b.stroke && a.strokeWidth == b.strokeWidth && a.strokeOpacity == b.strokeOpacity && a.fill == b.fill
+            && a.markerColour == b.markerColour && a.markerRadius == b.markerRadius && a.zIndex == b.zIndex
+            && a.geodesic == b.geodesic && a.spans.elementsEqual(b.spans) { $0.style == $1.style && $0.segments == $1.segments }
+    }
+
+    /// Marker radii in pixels for simplestyle's marker-size.
+    static let markerSizes: [String: Double] = ["small": 5, "medium": 7, "large": 10]
+
+    /// Reads the style of `feature` (properties in `record`); `stamps` are the names registered
+    /// with --stamp. Anything it cannot use is a bad record.
+    init(_ feature: Feature, in record: UnsafeBufferPointer<UInt8>, stamps: Set<String>) throws {
+        try self.init(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: record[$0]) }, stamps: stamps)
+    }
+
+    /// Reads the style of the properties object `properties` (its raw JSON), or the defaults.
+    init(properties: UnsafeBufferPointer<UInt8>?, stamps: Set<String>) throws {
+        guard let properties, properties.first == UInt8(ascii: "{") else { return }
+        var scanner = JSONScanner(properties)
+        guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+        var strokeText: (key: String, text: String)?, strokeEnd: String?
+        var fillText: (key: String, text: String)?, fillOpacity: Double?
+        repeat {
+            let token = try scanner.key()
+            let key = scanner.text(token)
+            switch key {
+            case "stroke", "strokeColor":
+                strokeText = (key, try FeatureStyle.string(&scanner, key))
+            case "stroke-end":
+                strokeEnd = try FeatureStyle.string(&scanner, key)
+            case "stroke-width", "strokeWidth":
+                strokeWidth = try FeatureStyle.number(&scanner, key, "a width in pixels, 0 or more") { $0 >= 0 }
+            case "stroke-opacity":
+                strokeOpacity = try FeatureStyle.number(&scanner, key, "an opacity from 0 to 1") { (0...1).contains($0) }
+            case "fill", "fillColor":
+                fillText = (key, try FeatureStyle.string(&scanner, key))
+            case "fill-opacity":
+                fillOpacity = try FeatureStyle.number(&scanner, key, "an opacity from 0 to 1") { (0...1).contains($0) }
+            case "z-index", "zIndex":
+                zIndex = try FeatureStyle.number(&scanner, key, "a number") { _ in true }
+            case "marker-color":
+                let text = try FeatureStyle.string(&scanner, key)
+                guard let colour = Colour(text) else { throw BadRecord("properties.\(key): '\(text)' is not a colour") }
+                markerColour = colour
+            case "marker-size":
+                let text = try FeatureStyle.string(&scanner, key)
+                guard let radius = FeatureStyle.markerSizes[text] else {
+                    throw BadRecord("properties.marker-size: '\(text)' is not small, medium or large")
+                }
+                markerRadius = radius
+            case "geodesic":
+                geodesic = try FeatureStyle.bool(&scanner, key)
+            case "spans":
+                spans = try FeatureStyle.spans(&scanner, stamps: stamps)
+            default:
+                try scanner.skipValue()
+            }
+        } while try scanner.next(UInt8(ascii: "}"))
+        if let (key, text) = strokeText {
+            let style = try FeatureStyle.style(text, key, stamps: stamps)
+            switch (style, strokeEnd) {
+            case (.solid(let from), let end?):
+                guard let to = Colour(end) else { throw BadRecord("properties.stroke-end: '\(end)' is not a colour") }
+                stroke = .ramp(from, to)
+            case (.solid(let colour), nil): stroke = .colour(colour)
+            default: stroke = .style(style)
+            }
+        } else if let end = strokeEnd {
+            guard let to = Colour(end) else { throw BadRecord("properties.stroke-end: '\(end)' is not a colour") }
+            if case .colour(let from) = stroke { stroke = .ramp(from, to) }
+        }
+        if let (key, text) = fillText {
+            guard let colour = Colour(text) else { throw BadRecord("properties.\(key): '\(text)' is not a colour") }
+            // A colour with its own alpha keeps it; simplestyle's 0.6 is for one without.
+            fill = colour
+            if !FeatureStyle.hasAlpha(text) && fillOpacity == nil { fill.alpha = 153 }
+        }
+        if let fillOpacity { fill.alpha = UInt8((Double(fill.alpha) * fillOpacity).rounded()) }
+    }
+
+    init() {}
+
+    /// Whether a colour's text gives its alpha (`#RRGGBBAA`, `rgba(...)`).
+    static func hasAlpha(_ text: String) -> Bool {
+        let text = text.trimmingSpaces().lowercased()
+        return text.hasPrefix("rgba(") || (text.hasPrefix("#") && text.count == 9)
+    }
+
+    static func style(_ text: String, _ key: String, stamps: Set<String>) throws -> Style {
+        guard let style = Style(text) else {
+            throw BadRecord("properties.\(key): '\(text)' is not a colour or style")
+        }
+        switch style {
+        case .sprite(let name), .texture(let name):
+            guard stamps.contains(name) else {
+                throw BadRecord("properties.\(key): no stamp '\(name)' was registered (give --stamp \(name)=IMAGE.png)")
+            }
+        default: break
+        }
+        return style
+    }
+
+    static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
+        guard scanner.peek() == UInt8(ascii: "\"") else { throw BadRecord("properties.\(key) is not a string") }
+        return scanner.text(try scanner.string())
+    }
+
+    static func number(_ scanner: inout JSONScanner, _ key: String, _ what: String, _ valid: (Double) -> Bool) throws -> Double {
+        let next = scanner.peek()
+        guard let next, next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
+            let bytes = try scanner.skipValue()
+            throw BadRecord("properties.\(key): \(String(decoding: scanner.bytes[bytes].prefix(40), as: UTF8.self)) is not \(what)")
+        }
+        let value = try scanner.number()
+        guard value.isFinite, valid(value) else { throw BadRecord("properties.\(key): \(number: value) is not \(what)") }
+        return value
+    }
+
+    static func bool(_ scanner: inout JSONScanner, _ key: String) throws -> Bool {
+        let bytes = try scanner.skipValue()
+        let text = String(decoding: scanner.bytes[bytes], as: UTF8.self)
+        switch text {
+        case "true": return true
+        case "false", "null": return false
+        default: throw BadRecord("properties.\(key) is not true or false")
+        }
+    }
+
+    /// `[{"style": S, "segments": X}, ...]`, as `geo spans` writes it (segments default to 1).
+    static func spans(_ scanner: inout JSONScanner, stamps: Set<String>) throws -> [(style: Style, segments: Double)] {
+        guard scanner.peek() == UInt8(ascii: "[") else { throw BadRecord("properties.spans is not a list of {\"style\", \"segments\"}") }
+        var spans: [(style: Style, segments: Double)] = []
+        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return [] }
+        repeat {
+            guard scanner.peek() == UInt8(ascii: "{") else { throw BadRecord("properties.spans[\(spans.count)] is not an object") }
+            var style: Style?, segments = 1.0
+            if try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) {
+                repeat {
+                    let key = scanner.text(try scanner.key())
+                    switch key {
+                    case "style": style = try FeatureStyle.style(try string(&scanner, "spans[\(spans.count)].style"), "spans[\(spans.count)].style", stamps: stamps)
+                    case "segments": segments = try number(&scanner, "spans[\(spans.count)].segments", "a number greater than 0") { $0 > 0 }
+                    default: try scanner.skipValue()
+                    }
+                } while try scanner.next(UInt8(ascii: "}"))
+            }
+            guard let style else { throw BadRecord("properties.spans[\(spans.count)] has no style") }
+            spans.append((style, segments))
+        } while try scanner.next(UInt8(ascii: "]"))
+        return spans
+    }
+}

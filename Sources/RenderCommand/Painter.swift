@@ -1,0 +1,234 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drawing
+import Geodesy
+import Geometry
+import Styles
+
+/// Draws records on the canvas as the Maps SDK draws its shapes: polylines with their stroke or
+/// spans, polygons filled with their holes open and their rings stroked over the fill, points as
+/// markers.
+final class Painter {
+    let canvas: Canvas
+    let tracer: Tracer
+    /// --geodesic: every edge drawn as its curve, whatever the records say.
+    let allCurved: Bool
+
+    init(canvas: Canvas, tracer: Tracer, allCurved: Bool) {
+        self.canvas = canvas
+        self.tracer = tracer
+        self.allCurved = allCurved
+    }
+
+    func draw(_ shape: Shape?, style: FeatureStyle) {
+        switch shape {
+        case nil: return
+        case .points(let points):
+            for point in points where point.x.first?.isFinite == true {
+                canvas.marker(at: tracer.view.pixel(x: point.x[0], y: point.y[0]), radius: style.markerRadius, colour: style.markerColour)
+            }
+        case .line(let path): line(path, style)
+        case .lines(let paths): for path in paths { line(path, style) }
+        case .polygons(let polygons): self.polygons(polygons, style)
+        case .collection(let members): for member in members { draw(member, style: style) }
+        }
+    }
+
+    private func curved(_ style: FeatureStyle) -> Bool { allCurved || style.geodesic }
+
+    private func line(_ path: ProjectedPath, _ style: FeatureStyle) {
+        let curved = curved(style)
+        let runs = tracer.trace(path, curved: curved)
+        guard !runs.isEmpty else { return }
+        let count = path.positions.count
+        guard !style.spans.isEmpty || style.stroke.isRamp, count > 1 else {
+            stroke(runs, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
+            return
+        }
+        let lengths = edgeLengths(path, curved: curved, closed: false)
+        guard !style.spans.isEmpty else {
+            stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(count - 1))
+            return
+        }
+        // GMSPolyline.spans: end to end from the first vertex; the last covers the rest; spans
+        // past the end are left out.
+        let end = Double(count - 1)
+        var start = 0.0
+        for (index, span) in style.spans.enumerated() where start < end {
+            let stop = index == style.spans.count - 1 ? end : min(end, start + span.segments)
+            let pieces = runs.compactMap { $0.slice(start, stop) }
+            stroke(pieces, .style(span.style), style, lengths: lengths, span: start...stop)
+            start = stop
+        }
+    }
+
+    /// Strokes runs in one stroke; a gradient ramps over `span` (in t), by length along it.
+    private func stroke(_ runs: [Run], _ stroke: FeatureStyle.Stroke, _ style: FeatureStyle, lengths: [Double], span: ClosedRange<Double>) {
+        let width = style.strokeWidth
+        func faded(_ colour: Colour) -> Colour {
+            var colour = colour
+            colour.alpha = UInt8((Double(colour.alpha) * style.strokeOpacity).rounded())
+            return colour
+        }
+        func gradient(_ from: Colour, _ to: Colour) {
+            let measure = Measure(lengths: lengths, span: span)
+            for run in runs {
+                canvas.strokeGradient(run.points, ramp: run.t.map(measure.fraction), from: faded(from), to: faded(to), width: width)
+            }
+        }
+        switch stroke {
+        case .colour(let colour), .style(.solid(let colour)):
+            for run in runs { canvas.stroke(run.points, colour: faded(colour), width: width) }
+        case .ramp(let from, let to), .style(.gradient(let from, let to)):
+            gradient(from, to)
+        case .style(.sprite(let name)):
+            for run in runs { canvas.strokeSprite(run.points, stamp: name) }
+        case .style(.texture(let name)):
+            for run in runs { canvas.strokeTexture(run.points, stamp: name, width: width) }
+        }
+    }
+
+    /// Each edge's length in the measure spans and gradients are laid out in: by --kind when
+    /// drawn as curves, projected length when straight.
+    private func edgeLengths(_ path: ProjectedPath, curved: Bool, closed: Bool) -> [Double] {
+        var positions = path.positions, xs = path.x, ys = path.y
+        if closed, let first = positions.first, positions.count > 1, first != positions.last! {
+            positions.append(first)
+            xs.append(xs[0])
+            ys.append(ys[0])
+        }
+        guard positions.count > 1 else { return [] }
+        if curved { return (1..<positions.count).map { tracer.model.length(positions[$0 - 1], positions[$0]) } }
+        return (1..<positions.count).map { index in
+            let length = hypot(xs[index] - xs[index - 1], ys[index] - ys[index - 1])
+            return length.isFinite ? length : 0
+        }
+    }
+
+    /// All the rings of all the polygons filled together (so that parts cut at ±180 join without
+    /// a seam), outer rings turned counter-clockwise and holes clockwise on the screen whatever
+    /// way they wound, then every ring stroked over the fill (but not along a cut at ±180).
+    private func polygons(_ polygons: [[ProjectedPath]], _ style: FeatureStyle) {
+        let curved = curved(style)
+        var rings: [[Pixel]] = []
+        for polygon in polygons {
+            for (index, ring) in polygon.enumerated() {
+                var points = joinedAlongTheHorizon(tracer.trace(ring, curved: curved, closed: true))
+                guard points.count > 2 else { continue }
+                let counterClockwise = signedArea(points) < 0  // y grows downwards
+                if counterClockwise != (index == 0) { points.reverse() }
+                rings.append(points)
+            }
+        }
+        canvas.fill(rings, colour: style.fill)
+        for polygon in polygons {
+            for ring in polygon {
+                let runs = tracer.trace(ring, curved: curved, closed: true, skipCuts: true)
+                let lengths = style.stroke.isRamp ? edgeLengths(ring, curved: curved, closed: true) : []
+                stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
+            }
+        }
+    }
+
+    /// A ring's visible stretches as one ring to fill. Where the ring goes behind a globe
+    /// (a projection not torn at ±180 breaks a ring only at its horizon), the stretches are
+    /// joined along the horizon, the disc's edge round the projection's centre, the short way
+    /// round from where the ring left to where it comes back: the fill stays on the visible
+    /// side and never folds over the globe.
+    private func joinedAlongTheHorizon(_ runs: [Run]) -> [Pixel] {
+        guard !tracer.frame.torn, !runs.isEmpty else { return runs.flatMap(\.points) }
+        let centre = tracer.view.pixel(x: 0, y: 0)
+        var out: [Pixel] = []
+        func arc(from a: Pixel, to b: Pixel) {
+            let a0 = atan2(a.y - centre.y, a.x - centre.x), a1 = atan2(b.y - centre.y, b.x - centre.x)
+            let r0 = hypot(a.x - centre.x, a.y - centre.y), r1 = hypot(b.x - centre.x, b.y - centre.y)
+            let delta = remainder(a1 - a0, 2 * .pi)
+            let steps = max(1, Int((abs(delta) / (.pi / 90)).rounded(.up)))
+            for step in 1..<steps {
+                let f = Double(step) / Double(steps), angle = a0 + f * delta, r = r0 + f * (r1 - r0)
+                out.append(Pixel(centre.x + r * cos(angle), centre.y + r * sin(angle)))
+            }
+        }
+        func apart(_ a: Pixel, _ b: Pixel) -> Bool { hypot(a.x - b.x, a.y - b.y) > 0.5 }
+        for run in runs {
+            if let last = out.last, apart(last, run.points[0]) { arc(from: last, to: run.points[0]) }
+            out += run.points
+        }
+        if let first = out.first, let last = out.last, apart(first, last) { arc(from: last, to: first) }
+        return out
+    }
+
+    private func signedArea(_ points: [Pixel]) -> Double {
+        var sum = 0.0
+        var previous = points[points.count - 1]
+        for point in points {
+            sum += previous.x * point.y - point.x * previous.y
+            previous = point
+        }
+        return sum / 2
+    }
+}
+
+/// Where a point lies along a span, as a fraction of the span's length (edges weighted by
+/// their lengths): what a gradient ramps by.
+struct Measure {
+    private let cumulative: [Double]
+    private let lengths: [Double]
+    private let start: Double
+    private let total: Double
+
+    init(lengths: [Double], span: ClosedRange<Double>) {
+        self.lengths = lengths
+        var sum = 0.0
+        var cumulative = [0.0]
+        for length in lengths { sum += length; cumulative.append(sum) }
+        self.cumulative = cumulative
+        start = Measure.distance(span.lowerBound, cumulative, lengths)
+        total = Measure.distance(span.upperBound, cumulative, lengths) - start
+    }
+
+    static func distance(_ t: Double, _ cumulative: [Double], _ lengths: [Double]) -> Double {
+        guard !lengths.isEmpty else { return 0 }
+        let edge = min(max(Int(t.rounded(.down)), 0), lengths.count - 1)
+        return cumulative[edge] + (t - Double(edge)) * lengths[edge]
+    }
+
+    func fraction(_ t: Double) -> Double {
+        guard total > 0 else { return 0 }
+        return min(1, max(0, (Measure.distance(t, cumulative, lengths) - start) / total))
+    }
+}
+
+extension Run {
+    /// The part of the run between t = `from` and t = `to`, its ends interpolated; nil when
+    /// nothing of it is there.
+    func slice(_ from: Double, _ to: Double) -> Run? {
+        guard let first = t.first, let last = t.last, last > from, first < to || (first == to && from == to) else { return nil }
+        var run = Run()
+        func point(at value: Double, _ index: Int) -> Pixel {
+            // value lies between t[index - 1] and t[index]
+            let a = points[index - 1], b = points[index]
+            let f = (value - t[index - 1]) / (t[index] - t[index - 1])
+            return Pixel(a.x + f * (b.x - a.x), a.y + f * (b.y - a.y))
+        }
+        for index in t.indices {
+            let value = t[index]
+            if value < from { continue }
+            if run.points.isEmpty && value > from && index > 0 {
+                run.points.append(point(at: from, index))
+                run.t.append(from)
+            }
+            if value > to {
+                if index > 0 {
+                    run.points.append(point(at: to, index))
+                    run.t.append(to)
+                }
+                break
+            }
+            run.points.append(points[index])
+            run.t.append(value)
+        }
+        return run.points.count > 1 ? run : nil
+    }
+}

@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CommandKit
+import Drawing
+import GeoCommandLine
+import Geodesy
+import GeoJSON
+import Geometry
+import Records
+import Styles
+
+/// `geo render`: records drawn as a picture (SVG, PNG or PDF), the way the Maps SDK draws its
+/// shapes, offline.
+public struct Render: GeoCommand {
+    public static let description = CommandDescription(
+        name: "render",
+        summary: "draw the records as a picture (SVG, PNG or PDF), the way the Maps SDK draws its shapes",
+        discussion: """
+        Reads every record, then writes one picture: -o FILE ending in .svg, .png or .pdf (or \
+        --format); without -o, SVG on standard output. The picture is written to a temporary file \
+        beside FILE and renamed into place, so that FILE is never left half written.
+
+        The view is --size pixels (default 1024x768). By default it fits every shape, --padding \
+        pixels from the edges; --bbox W,S,E,N (degrees) shows that region instead, its projected \
+        extent fitted inside --size keeping the projection's aspect, centred. --projection takes \
+        any CRS PROJ knows (default EPSG:3857, Web Mercator as map SDKs draw; '+proj=ortho \
+        +lat_0=40 +lon_0=-30' draws a globe, its far side cut away at the horizon). When the \
+        shapes cross the antimeridian the view does too: Tokyo to San Francisco is drawn across \
+        the Pacific.
+
+        Edges are straight in the projection, as the SDK draws a polyline with geodesic = NO. A \
+        record whose properties.geodesic is true, or every record with --geodesic, has each edge \
+        drawn as its geodesic (rhumb line with --kind rhumb), densified until no drawn point is \
+        more than 0.25 px off the curve.
+
+        Styles come from properties, with the Maps SDK's names or simplestyle's: stroke or \
+        strokeColor, stroke-width or strokeWidth (pixels), stroke-opacity, fill or fillColor, \
+        fill-opacity, z-index or zIndex (drawing order; ties keep input order), marker-color and \
+        marker-size (small, medium, large) for points. Defaults are simplestyle's: #555555, width \
+        2, fill opacity 0.6 (for a fill colour without its own alpha). Colours are geo spans': \
+        names, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A) with 0-1 floats. properties.spans, as geo spans \
+        writes it, is drawn as GMSPolyline.spans: colours, gradient(A,B) ramped by length along \
+        the span, and stamps; a geo spans --split piece's stroke and stroke-end are drawn as a \
+        gradient. --stamp NAME=IMAGE.png registers an image for the styles sprite(NAME) (the \
+        image repeated along the line at its own size, turned with it) and texture(NAME) (tiled \
+        along the stroke, scaled to its width); a record can only name registered stamps.
+
+        Polygons are filled with their holes open whatever way the rings wind, the rings \
+        stroked over the fill; a MultiPolygon cut at ±180 (geo circle-to-polygon) is filled as \
+        one shape, with no seam and no stroke along the cut. Points are drawn as markers.
+
+        Memory stays flat: without --bbox the input is read twice (the first time to fit the \
+        view; standard input is kept in a temporary file meanwhile), and records with a z-index \
+        other than 0 wait in temporary files, one per z-index, to be drawn in order. A bad \
+        record is reported and left out (exit 65); the picture is still written.
+        """,
+        options: [output, format, size, bbox, padding, projection, geodesic, GeodesyOptions.kind, GeodesyOptions.ellps, GeodesyOptions.sphere,
+                  stamp, graticule, background, antialias] + PathInputFormat.options
+            + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
+        examples: [
+            Example("geo decode route.txt | geo spans --style red --style blue --length 1000 | geo render -o route.png",
+                    "A route in red and blue every kilometre, as a PNG."),
+            Example("geo render --projection '+proj=ortho +lat_0=30 +lon_0=150' --geodesic --graticule 15 -o flights.pdf flights.ndjson",
+                    "Flights as geodesics on a globe, with meridians and parallels every 15 degrees."),
+            Example("geo spans --style 'texture(rail)' --length 500 line.ndjson | geo render --stamp rail=rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
+                    "A line drawn with a tiled image, in a fixed view of London."),
+        ],
+        exitStatus: """
+        0: every record was drawn. 64: wrong options or operands (a --size over 64 million \
+        pixels, an unknown --projection, ...); nothing was read or written. 65: some records were \
+        bad (each reported on standard error as geo render: FILE:LINE: problem, then a count: an \
+        unknown colour or stamp, a style that is not a number, ...); the picture is still written \
+        from the others. 66: an input file or a --stamp image cannot be opened. 73: the picture's \
+        file cannot be created. 74: a read or a write failed part way (a full disk, say). The \
+        picture is written to a temporary file beside FILE and renamed into place: after a \
+        failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
+        """)
+
+    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output.")
+    static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
+    static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
+        .defaulting(to: (1024, 768), shown: "1024x768")
+    static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Show this region (degrees; W > E spans the antimeridian) instead of fitting the shapes.", parse: parseBox)
+    static let padding = Option(number: "padding", valueName: "PX", check: { $0 >= 0 ? nil : "pixels, 0 or more" },
+                                help: "Room left around the shapes when the view fits them.").defaulting(to: 16)
+    static let projection = Option(text: "projection", valueName: "CRS", suggestions: ["EPSG:3857", "EPSG:4326", "+proj=ortho +lat_0=0 +lon_0=0"],
+                                   help: "Any CRS PROJ knows: EPSG:CODE, a PROJ string, WKT.").defaulting(to: "EPSG:3857")
+    static let geodesic = Flag("geodesic", help: "Draw every edge as its geodesic (rhumb line with --kind rhumb), not only those of records whose properties.geodesic is true.")
+    static let stamp = Option(custom: "stamp", valueName: "NAME=IMAGE.png", help: "Register the PNG image as the stamp NAME, for the styles sprite(NAME) and texture(NAME).", parse: parseStamp).repeatable()
+    static let graticule = Option(number: "graticule", valueName: "DEG", check: { $0 >= 0.01 && $0 <= 90 ? nil : "degrees from 0.01 to 90" },
+                                  help: "Draw meridians and parallels every DEG degrees under the shapes.")
+    static let background = Option(custom: "background", valueName: "COLOR", suggestions: ["none", "white"],
+                                   help: "The background colour, or none (transparent).", parse: parseBackground).defaulting(to: Colour(red: 255, green: 255, blue: 255), shown: "white")
+
+    static let antialias = Option(choice: "antialias", of: Antialiasing.self, help: "PNG edges: cairo's best antialiasing, or its fast one (17 levels of coverage instead of 256; about twice as fast on dense data).")
+        .defaulting(to: .good)
+
+    @Sendable static func parseSize(_ text: String) throws(UsageError) -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            throw UsageError("--size takes WxH in pixels (like 1024x768), not '\(text)'")
+        }
+        guard width <= 16384, height <= 16384, width * height <= 64_000_000 else {
+            throw UsageError("--size \(text) is too large: at most 16384 pixels each way and 64 million in all")
+        }
+        return (width, height)
+    }
+
+    @Sendable static func parseBox(_ text: String) throws(UsageError) -> (west: Double, south: Double, east: Double, north: Double) {
+        let parts: [Double?] = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmingSpaces()) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+              [west, south, east, north].allSatisfy(\.isFinite) else {
+            throw UsageError("--bbox takes W,S,E,N in degrees (like -0.2,51.4,0.1,51.6), not '\(text)'")
+        }
+        guard -90...90 ~= south, -90...90 ~= north, south < north else {
+            throw UsageError("--bbox \(text): latitudes must be within [-90, 90], south below north")
+        }
+        guard west != east else { throw UsageError("--bbox \(text): west and east are the same meridian") }
+        return (west, south, east, north)
+    }
+
+    @Sendable static func parseStamp(_ text: String) throws(UsageError) -> (name: String, path: String) {
+        guard let equals = text.firstIndex(of: "=") else { throw UsageError("--stamp takes NAME=IMAGE.png, not '\(text)'") }
+        let name = String(text[..<equals]), path = String(text[text.index(after: equals)...])
+        guard isStampName(name) else { throw UsageError("--stamp \(text): a stamp's NAME is 1 to 64 letters, digits, _ and -") }
+        guard !path.isEmpty else { throw UsageError("--stamp \(text): no image file after '='") }
+        return (name, path)
+    }
+
+    @Sendable static func parseBackground(_ text: String) throws(UsageError) -> Colour {
+        if text.lowercased() == "none" { return Colour(red: 0, green: 0, blue: 0, alpha: 0) }
+        guard let colour = Colour(text) else { throw UsageError("--background '\(text)' is not a colour: use a name, #RRGGBB[AA], rgba(R,G,B,A) or none") }
+        return colour
+    }
+
+    let settings: RenderSettings
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        var settings = RenderSettings()
+        settings.inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
+        settings.output = arguments[Render.output].flatMap { $0 == "-" ? nil : $0 }
+        if let format = arguments[Render.format] {
+            settings.format = format
+        } else if let output = settings.output {
+            let lower = output.lowercased()
+            guard let format = ImageFormat.allCases.first(where: { lower.hasSuffix(".\($0.rawValue)") }) else {
+                throw UsageError("-o \(output): name a .svg, .png or .pdf file, or give --format")
+            }
+            settings.format = format
+        }
+        (settings.width, settings.height) = arguments[Render.size]
+        settings.box = arguments[Render.bbox]
+        settings.padding = arguments[Render.padding]
+        if arguments.has(Render.padding) && settings.box != nil { throw UsageError("--padding applies to the fit without --bbox") }
+        if settings.box == nil && 2 * settings.padding >= Double(min(settings.width, settings.height)) {
+            throw UsageError("--padding \(settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
+        }
+        do { settings.projection = try Projection(crs: arguments[Render.projection]) } catch {
+            throw UsageError("--projection: \(error.message)")
+        }
+        settings.allCurved = arguments[Render.geodesic]
+        settings.model = try GeodesyOptions.model(arguments)
+        var stamps: [String: String] = [:]
+        for (name, path) in arguments.all(Render.stamp) {
+            if stamps[name] != nil { throw UsageError("--stamp \(name) is given twice") }
+            stamps[name] = path
+        }
+        settings.stamps = stamps.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        settings.graticule = arguments[Render.graticule]
+        settings.background = arguments[Render.background]
+        settings.antialiasing = arguments[Render.antialias]
+        settings.input = try PathInputFormat(arguments)
+        var stream = StreamConfiguration()
+        stream.inputs = settings.inputs
+        stream.strict = arguments[StreamOptions.strict]
+        stream.rejects = arguments[StreamOptions.rejects]
+        if stream.rejects == "-" && settings.output == nil {
+            throw UsageError("--rejects - writes bad records to standard output, where the picture goes too: give -o FILE")
+        }
+        if let output = settings.output, stream.rejects == output { throw UsageError("--rejects and --output name the same file") }
+        if arguments[StreamOptions.quiet] && arguments[StreamOptions.progress] { throw UsageError("--quiet and --progress cannot be combined") }
+        stream.progress = arguments[StreamOptions.quiet] ? false : arguments[StreamOptions.progress] ? true : ProgressLine.wanted
+        stream.jobs = arguments[StreamOptions.jobs]
+        settings.stream = stream
+        self.settings = settings
+    }
+
+    public func run() -> ExitCode {
+        do {
+            return try RenderRun(settings).run()
+        } catch {
+            printError("geo render: \(error.message)\n")
+            return error.status
+        }
+    }
+}
+
+/// Everything the options say, checked.
+struct RenderSettings: @unchecked Sendable {
+    var inputs: [String] = ["-"]
+    var output: String?
+    var format = ImageFormat.svg
+    var width = 1024, height = 768
+    var box: (west: Double, south: Double, east: Double, north: Double)?
+    var padding = 16.0
+    var projection: Projection!
+    var allCurved = false
+    var model = EdgeModel(earth: .wgs84, kind: .geodesic)
+    var stamps: [(name: String, path: String)] = []
+    var graticule: Double?
+    var background = Colour(red: 255, green: 255, blue: 255)
+    var antialiasing = Antialiasing.good
+    var input = PathInputFormat.geoJSON
+    var stream = StreamConfiguration()
+}

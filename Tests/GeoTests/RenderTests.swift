@@ -1,0 +1,152 @@
+import XCTest
+@testable import Drawing
+@testable import GeoJSON
+import Geodesy
+import Geometry
+@testable import RenderCommand
+import Styles
+
+/// geo render's pure logic: styles from properties, the view's fit, the antimeridian, span
+/// slices and gradient measures, and the canvas's clipping (docs/render.md).
+final class RenderTests: XCTestCase {
+    // MARK: Styles
+
+    func testStampStylesAreNamesNeverPaths() {
+        XCTAssertEqual(Style("sprite(arrow)"), .sprite("arrow"))
+        XCTAssertEqual(Style(" texture(rail-2) "), .texture("rail-2"))
+        XCTAssertNil(Style("sprite(../etc/passwd)"))
+        XCTAssertNil(Style("texture(a.png)"))
+        XCTAssertNil(Style("sprite()"))
+        XCTAssertEqual(Style("gradient(red,rgba(0,0,1,0.5))"), .gradient(Colour(red: 255, green: 0, blue: 0), Colour(red: 0, green: 0, blue: 255, alpha: 128)))
+    }
+
+    func style(_ properties: String, stamps: Set<String> = []) throws -> FeatureStyle {
+        let text = Array("{\"type\":\"Feature\",\"properties\":\(properties),\"geometry\":null}".utf8)
+        return try text.withUnsafeBufferPointer { bytes in
+            var result: FeatureStyle?
+            try GeoJSONReader.readFeatures(bytes) { feature in result = try FeatureStyle(feature, in: bytes, stamps: stamps) }
+            return result!
+        }
+    }
+
+    func testSimplestyleDefaultsAndBothNamings() throws {
+        let plain = try style("{}")
+        XCTAssertEqual(plain.stroke, .colour(Colour(red: 0x55, green: 0x55, blue: 0x55)))
+        XCTAssertEqual(plain.strokeWidth, 2)
+        XCTAssertEqual(plain.fill.alpha, 153)
+        let sdk = try style(##"{"strokeColor":"red","strokeWidth":5,"fillColor":"blue","zIndex":3,"geodesic":true}"##)
+        let simple = try style(##"{"stroke":"red","stroke-width":5,"fill":"blue","z-index":3,"geodesic":true}"##)
+        XCTAssertEqual(sdk, simple)
+        XCTAssertEqual(sdk.zIndex, 3)
+        XCTAssertTrue(sdk.geodesic)
+        XCTAssertEqual(sdk.fill, Colour(red: 0, green: 0, blue: 255, alpha: 153))
+    }
+
+    func testOwnAlphaIsKeptAndOpacityMultiplies() throws {
+        XCTAssertEqual(try style(##"{"fill":"#0000ff80"}"##).fill.alpha, 128)
+        XCTAssertEqual(try style(##"{"fill":"#0000ff80","fill-opacity":0.5}"##).fill.alpha, 64)
+        XCTAssertEqual(try style(##"{"fill":"rgba(0,0,1,0.2)"}"##).fill.alpha, 51)
+        XCTAssertEqual(try style(##"{"fill":"blue","fill-opacity":1}"##).fill.alpha, 255)
+    }
+
+    func testSpansStrokeEndAndStamps() throws {
+        let spans = try style(##"{"spans":[{"style":"red","segments":1.5},{"style":"gradient(red,yellow)"}]}"##)
+        XCTAssertEqual(spans.spans.count, 2)
+        XCTAssertEqual(spans.spans[0].segments, 1.5)
+        XCTAssertEqual(spans.spans[1].segments, 1)
+        XCTAssertEqual(try style(##"{"stroke":"#0000ff","stroke-end":"#ff0000"}"##).stroke,
+                       .ramp(Colour(red: 0, green: 0, blue: 255), Colour(red: 255, green: 0, blue: 0)))
+        XCTAssertEqual(try style(##"{"stroke":"sprite(arrow)"}"##, stamps: ["arrow"]).stroke, .style(.sprite("arrow")))
+        XCTAssertThrowsError(try style(##"{"stroke":"sprite(arrow)"}"##))
+        XCTAssertThrowsError(try style(##"{"spans":[{"style":"texture(x)"}]}"##))
+    }
+
+    func testBadStylesAreBadRecords() {
+        for properties in [##"{"stroke":"blurple"}"##, ##"{"stroke-width":-1}"##, ##"{"stroke-width":"NaN"}"##, ##"{"stroke-opacity":1.5}"##,
+                           ##"{"fill-opacity":"x"}"##, ##"{"zIndex":null}"##, ##"{"marker-size":"huge"}"##, ##"{"geodesic":"yes"}"##,
+                           ##"{"spans":[{"segments":1}]}"##, ##"{"spans":[{"style":"red","segments":0}]}"##, ##"{"spans":{}}"##,
+                           ##"{"stroke":5}"##] {
+            XCTAssertThrowsError(try style(properties), properties)
+        }
+    }
+
+    // MARK: The view
+
+    func testFitKeepsTheAspectAndCentres() throws {
+        let frame = Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil)
+        var bounds = Bounds()
+        bounds.add(x: 0, y: 0)
+        bounds.add(x: 200, y: 100)
+        let view = View(frame: frame, width: 400, height: 400, bounds: bounds, padding: 0)
+        XCTAssertEqual(view.scale, 2)
+        XCTAssertEqual(view.pixel(x: 0, y: 0), Pixel(0, 300))
+        XCTAssertEqual(view.pixel(x: 200, y: 100), Pixel(400, 100))
+        let padded = View(frame: frame, width: 400, height: 400, bounds: bounds, padding: 20)
+        XCTAssertEqual(padded.pixel(x: 0, y: 50).x, 20, accuracy: 1e-9)
+        XCTAssertEqual(padded.pixel(x: 0, y: 50).y, 200, accuracy: 1e-9)
+    }
+
+    func testTheBandOfMeridiansCrossesTheAntimeridianWhenThatIsNarrower() {
+        var cover = LongitudeCover()
+        cover.add(Position(longitude: 139.69, latitude: 35.69))
+        cover.add(Position(longitude: -122.42, latitude: 37.77))
+        cover.addEdge(Position(longitude: 139.69, latitude: 35.69), Position(longitude: -122.42, latitude: 37.77), latitudes: 35.69...48)
+        let band = cover.band!
+        XCTAssertEqual(band.west, 139.69)
+        XCTAssertEqual(band.east, -122.42)
+        XCTAssertEqual(cover.latitudes.north, 48)
+        var europe = LongitudeCover()
+        europe.add(Position(longitude: -10, latitude: 50))
+        europe.add(Position(longitude: 20.5, latitude: 40))
+        XCTAssertEqual(europe.band!.west, -10)
+        XCTAssertEqual(europe.band!.east, 20.5)
+    }
+
+    func testWebMercatorIsTornAtTheAntimeridianAndAGlobeIsNot() throws {
+        XCTAssertTrue(Frame.isTorn(try Projection(crs: "EPSG:3857")))
+        XCTAssertFalse(Frame.isTorn(try Projection(crs: "+proj=ortho +lat_0=0 +lon_0=180")))
+        XCTAssertThrowsError(try Projection(crs: "EPSG:999999"))
+        XCTAssertNil(try Projection(crs: "+proj=ortho +lat_0=0 +lon_0=0").forward(Position(longitude: 120, latitude: 0)))
+    }
+
+    // MARK: Spans and gradients
+
+    func testSliceInterpolatesItsEnds() {
+        let run = Run(points: [Pixel(0, 0), Pixel(10, 0), Pixel(10, 20)], t: [0, 1, 2])
+        let slice = run.slice(0.5, 1.5)!
+        XCTAssertEqual(slice.points, [Pixel(5, 0), Pixel(10, 0), Pixel(10, 10)])
+        XCTAssertEqual(slice.t, [0.5, 1, 1.5])
+        XCTAssertNil(run.slice(2, 3))
+        XCTAssertEqual(run.slice(0, 2)!.points, run.points)
+    }
+
+    func testGradientMeasureWeighsEdgesByLength() {
+        let measure = Measure(lengths: [10, 30], span: 0.5...2)
+        XCTAssertEqual(measure.fraction(0.5), 0)
+        XCTAssertEqual(measure.fraction(1), 5.0 / 35)
+        XCTAssertEqual(measure.fraction(1.5), 20.0 / 35)
+        XCTAssertEqual(measure.fraction(2), 1)
+    }
+
+    // MARK: The canvas
+
+    func testFarCoordinatesAreClippedNotWrapped() {
+        let canvas = Canvas(format: .png, width: 100, height: 100, fd: -1)
+        canvas.fillBackground(Colour(red: 255, green: 255, blue: 255))
+        canvas.stroke([Pixel(-1e12, 50), Pixel(1e12, 50)], colour: Colour(red: 255, green: 0, blue: 0), width: 10)
+        XCTAssertEqual(canvas.pixel(x: 50, y: 50), Colour(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(canvas.pixel(x: 50, y: 20), Colour(red: 255, green: 255, blue: 255))
+        let pieces = canvas.clipLine([Pixel(-1e9, 0), Pixel(50, 50), Pixel(1e9, 1e9)])
+        XCTAssertEqual(pieces.count, 1)
+        XCTAssertTrue(pieces[0].allSatisfy { abs($0.x) < 2000 && abs($0.y) < 2000 })
+    }
+
+    func testRingsFillWithHolesOpen() {
+        let canvas = Canvas(format: .png, width: 100, height: 100, fd: -1)
+        let outer = [Pixel(10, 10), Pixel(90, 10), Pixel(90, 90), Pixel(10, 90)]  // clockwise on screen... as given
+        let hole = [Pixel(40, 60), Pixel(60, 60), Pixel(60, 40), Pixel(40, 40)]  // the other way
+        canvas.fill([outer, hole], colour: Colour(red: 0, green: 0, blue: 255))
+        XCTAssertEqual(canvas.pixel(x: 20, y: 20)?.blue, 255)
+        XCTAssertEqual(canvas.pixel(x: 50, y: 50)?.alpha, 0)
+    }
+}

@@ -14,11 +14,11 @@ let package = Package(
     ],
     targets: [
         // PROJ's C API (proj.h, geodesic.h from libproj-dev); the geodesy module is its only user.
-        // Headers only: ProjRuntime loads libproj on first use.
+        // Headers only: SystemLibraries loads libproj on first use.
         .systemLibrary(name: "CProj"),
-        // How geo runs PROJ: libproj loaded on first use (decode and encode never pay for it), and
-        // a fast hypot that `geo` exports in place of glibc's for PROJ's geodesics.
-        .target(name: "ProjRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // How geo runs its C libraries: PROJ and cairo loaded on first use (a command that needs
+        // neither never loads them), and a fast hypot exported in place of glibc's for PROJ.
+        .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // glibc's <malloc.h> (mallopt), for the engine's output buffers.
         .systemLibrary(name: "CMalloc"),
 
@@ -36,12 +36,12 @@ let package = Package(
         // spans and render share.
         .target(name: "Styles"),
         // cairo's C API as a system library (libcairo2-dev): the drawing module is its only user.
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CCairo"),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
-        .target(name: "Geodesy", dependencies: ["CProj", "ProjRuntime", "Geometry"], swiftSettings: fast),
+        .target(name: "Geodesy", dependencies: ["CProj", "SystemLibraries", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
         .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fast),
@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "Styles"], swiftSettings: fast),
+        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles"], swiftSettings: fast),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
@@ -71,7 +71,7 @@ let package = Package(
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
         ]),
-        // Exporting hypot lets the dynamic linker bind PROJ's calls to ProjRuntime's (ELF
+        // Exporting hypot lets the dynamic linker bind PROJ's calls to SystemLibraries' (ELF
         // interposition). The Swift runtime linked in statically: it saves ~2.5 MB of resident
         // memory in every run (only the pages geo touches, and far fewer relocations) and starts
         // no slower (bench/README.md, Memory).
@@ -94,7 +94,7 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "CProj", "ProjRuntime", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "CProj", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
             "Styles", "Drawing", "RenderCommand",
         ]),

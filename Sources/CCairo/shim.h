@@ -1,4 +1,5 @@
-// cairo's drawing API and its PNG, PDF and SVG surfaces (libcairo2-dev).
-#include <cairo.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
+// cairo's drawing API and its PNG, PDF and SVG surfaces (libcairo2-dev). Headers only:
+// SystemLibraries loads libcairo on first use.
+#include <cairo/cairo.h>
+#include <cairo/cairo-pdf.h>
+#include <cairo/cairo-svg.h>

@@ -100,12 +100,14 @@ public enum TemporaryFiles {
     nonisolated(unsafe) static let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     nonisolated(unsafe) static var initialised = false
 
-    /// Registers `path` for removal on a signal, and makes SIGINT and SIGTERM remove it.
+    /// Registers `path` for removal on a signal or an early exit(), and makes SIGINT and SIGTERM
+    /// remove it. (An exit() is how a missing library ends geo: SystemLibraries' lazy loading.)
     public static func add(_ path: String) {
         if !initialised {
             paths.initialize(repeating: nil, count: capacity)
             initialised = true
             SignalGuard.install()
+            atexit { TemporaryFiles.removeAll() }
         }
         guard let free = (0..<capacity).first(where: { paths[$0] == nil }) else { return }
         paths[free] = strdup(path)

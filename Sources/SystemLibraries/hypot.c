@@ -13,13 +13,13 @@
 //
 // Accuracy: in [2^-500, 2^500] the result is sqrt(fl(x²) + fl(y²)) rounded: the worst error seen
 // is 1.105 ulp of the exact value (Tests/GeoTests/
-// ProjRuntimeTests checks ≤ 1.2 ulp against 64-bit-mantissa arithmetic on random and edge inputs);
+// SystemLibrariesTests checks ≤ 1.2 ulp against 64-bit-mantissa arithmetic on random and edge inputs);
 // outside that range the operands are first scaled by an exact power of two. The
 // IEEE special cases follow C99 Annex F: hypot(±inf, NaN) is +inf, NaN otherwise propagates.
 // Measured effect on lengths: at most 2.4e-12 relative (30 nm on a 12.5 km path), far inside the
 // 15 nm per edge that the geodesic algorithms themselves promise.
 #include <math.h>
-#include "ProjRuntime.h"
+#include "SystemLibraries.h"
 
 double geo_hypot(double x, double y) {
     x = fabs(x);

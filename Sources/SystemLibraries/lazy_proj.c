@@ -1,73 +1,16 @@
-// PROJ, loaded on first use.
-//
-// Why: linking libproj makes every run load it and the ~40 libraries it depends on (curl,
-// gnutls, sqlite, tiff, krb5, ...): 7-8 ms of relocations before main and 10 MB resident, even
-// for `geo decode` and `geo encode`, which never compute a geodesic. So geo does not link
-// libproj. This file defines each PROJ function geo calls, with PROJ's own prototype (from
-// proj.h and geodesic.h); the first call of any of them dlopen()s libproj, and each resolves
-// the real function once (dlsym) and calls through to it: an indirect call per PROJ call, a
-// nanosecond against the microsecond of a geodesic.
-//
-// libproj's own calls between its functions stay inside it: these definitions are not
-// exported from the executable. Its calls to hypot() still bind to hypot.c's (the executable's
-// exported symbols come first in the lookup scope, also for a library loaded later).
-//
-// Adding a PROJ function to geo: add a FORWARD line below (the build fails with an undefined
-// symbol until you do).
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
+// PROJ (libproj), loaded on first use: see lazy_library.h. PROJ's calls to hypot() still bind
+// to hypot.c's: the executable's exported symbols come first in the lookup scope, also for a
+// library loaded later.
 #include <geodesic.h>
 #include <proj.h>
 
-#include "ProjRuntime.h"
+#include "lazy_library.h"
 
-// The sonames to try: PROJ 9's, then the development symlink.
-static const char *const library_names[] = {"libproj.so.25", "libproj.so"};
-static void *library;
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-
-// EX_UNAVAILABLE (sysexits.h): a service geo needs is missing.
-enum { exit_unavailable = 69 };
-
-static void load_library(void) {
-    for (size_t i = 0; i < sizeof library_names / sizeof *library_names; i++) {
-        library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-        if (library) return;
-    }
-    fprintf(stderr, "geo: cannot load PROJ: %s (on Debian: apt-get install libproj25)\n", dlerror());
-    exit(exit_unavailable);
-}
-
-int geo_proj_is_loaded(void) {
-    return __atomic_load_n(&library, __ATOMIC_ACQUIRE) != NULL;
-}
-
-static void *resolve(const char *name) {
-    pthread_once(&load_once, load_library);
-    void *function = dlsym(library, name);
-    if (!function) {
-        fprintf(stderr, "geo: the PROJ library loaded has no %s: %s\n", name, dlerror());
-        exit(exit_unavailable);
-    }
-    return function;
-}
-
-// One definition per PROJ function: find the real one once (threads that race store the same
-// pointer), then call it.
-#define REAL(name, type, params) \
-    static type (*real) params; \
-    type (*function) params = __atomic_load_n(&real, __ATOMIC_ACQUIRE); \
-    if (!function) { \
-        function = (type (*) params) resolve(#name); \
-        __atomic_store_n(&real, function, __ATOMIC_RELEASE); \
-    }
-#define FORWARD(type, name, params, arguments) \
-    type name params { REAL(name, type, params) return function arguments; }
-#define FORWARD_VOID(name, params, arguments) \
-    void name params { REAL(name, void, params) function arguments; }
+// PROJ 9's soname, then the development symlink.
+static struct lazy_library proj = {
+    {"libproj.so.25", "libproj.so"}, "PROJ", "libproj25", PTHREAD_MUTEX_INITIALIZER, NULL,
+};
+#define LAZY_LIBRARY proj
 
 // geodesic.h
 FORWARD_VOID(geod_init, (struct geod_geodesic *g, double a, double f), (g, a, f))

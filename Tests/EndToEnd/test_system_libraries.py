@@ -1,5 +1,6 @@
-"""How geo runs PROJ (Sources/ProjRuntime): libproj is loaded on the first geodesic, never by
-commands that do not need it, and PROJ's geodesics call geo's own hypot. The dynamic loader's
+"""How geo runs its C libraries (Sources/SystemLibraries): libproj is loaded on the first
+geodesic and libcairo on the first drawing, never by commands that do not need them, and PROJ's
+geodesics call geo's own hypot. The dynamic loader's
 own log (LD_DEBUG) says what was loaded and bound: the answers are right either way, so only
 this can tell that the speed-ups are in place."""
 
@@ -28,12 +29,19 @@ def loader_log(args, stdin, what):
     (["decode", "--help"], b""),
 ])
 def test_commands_without_geodesy_never_load_proj(args, stdin):
-    assert "libproj" not in loader_log(args, stdin, "files")
+    log = loader_log(args, stdin, "files")
+    assert "libproj" not in log and "libcairo" not in log
 
 
 @pytest.mark.parametrize("args", [["length"], ["area"], ["--version"]])
-def test_commands_with_geodesy_load_proj(args):
-    assert "libproj" in loader_log(args, LINE, "files")
+def test_commands_with_geodesy_load_proj_but_not_cairo(args):
+    log = loader_log(args, LINE, "files")
+    assert "libproj" in log and "libcairo" not in log
+
+
+def test_render_loads_cairo(tmp_path):
+    log = loader_log(["render", "-o", str(tmp_path / "line.png")], LINE, "files")
+    assert "libcairo" in log and "libproj" in log
 
 
 def test_proj_calls_geos_own_hypot():
@@ -45,22 +53,27 @@ def test_proj_calls_geos_own_hypot():
     assert all(os.path.basename(geo_bin()) + " [0]" in line for line in bindings), bindings
 
 
-def test_without_proj_geodesy_fails_clearly_and_decode_still_runs(tmp_path):
-    """libproj hidden (a private mount puts /dev/null over it): a geodesic command says so and
-    exits 69 (EX_UNAVAILABLE); decode, which never needs it, works."""
+@pytest.mark.parametrize("library,command,what,package", [
+    ("libproj.so.25", "length {line}", "PROJ", "libproj25"),
+    ("libcairo.so.2", "render -o {tmp}/out.png {line}", "cairo", "libcairo2"),
+])
+def test_a_missing_library_fails_its_command_clearly_and_decode_still_runs(tmp_path, library, command, what, package):
+    """The library hidden (a private mount puts /dev/null over it): the command that needs it
+    says so and exits 69 (EX_UNAVAILABLE), leaving no file; decode, which needs neither, works."""
     import shutil
-    real = os.path.realpath("/usr/lib/x86_64-linux-gnu/libproj.so.25")
+    real = os.path.realpath(f"/usr/lib/x86_64-linux-gnu/{library}")
     if not shutil.which("unshare") or os.geteuid() != 0 or not os.path.exists(real):
-        pytest.skip("needs root, unshare and Debian's libproj.so.25")
+        pytest.skip(f"needs root, unshare and Debian's {library}")
     line = tmp_path / "line.json"
     line.write_bytes(LINE)
     script = (f'mount --bind /dev/null {real} || exit 99; '
-              f'"$GEO" length {line}; echo "length=$?"; '
+              f'"$GEO" {command.format(line=line, tmp=tmp_path)}; echo "status=$?"; '
               f'printf "_p~iF~ps|U\\n" | "$GEO" decode; echo "decode=$?"')
     out = subprocess.run(["unshare", "-m", "bash", "-c", script], env=dict(os.environ, GEO=geo_bin()),
                          capture_output=True, text=True, timeout=60)
-    if "length=" not in out.stdout:
+    if "status=" not in out.stdout:
         pytest.skip(f"cannot make a private mount here: {out.stderr.strip()}")
-    assert "length=69" in out.stdout
-    assert "geo: cannot load PROJ:" in out.stderr and "libproj25" in out.stderr
+    assert "status=69" in out.stdout
+    assert f"geo: cannot load {what}:" in out.stderr and package in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["line.json"], "a file was left behind"
     assert '"coordinates":[-120.2,38.5]' in out.stdout and "decode=0" in out.stdout

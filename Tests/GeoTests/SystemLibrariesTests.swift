@@ -1,9 +1,9 @@
-import ProjRuntime
+import SystemLibraries
 import XCTest
 
-/// ProjRuntime's `geo_hypot` (exported as `hypot` for PROJ): within 1.2 ulp of the exact value,
+/// SystemLibraries' `geo_hypot` (exported as `hypot` for PROJ): within 1.2 ulp of the exact value,
 /// checked against Float80 (64-bit mantissa, a far wider exponent range), and C99's special cases.
-final class ProjRuntimeTests: XCTestCase {
+final class SystemLibrariesTests: XCTestCase {
     /// |result - exact| in units in the last place of the exact value rounded to a double.
     func ulpError(_ x: Double, _ y: Double) -> Double {
         let exact = (Float80(x) * Float80(x) + Float80(y) * Float80(y)).squareRoot()

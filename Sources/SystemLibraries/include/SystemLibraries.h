@@ -1,0 +1,13 @@
+#ifndef GEO_SYSTEM_LIBRARIES_H
+#define GEO_SYSTEM_LIBRARIES_H
+
+// How geo runs the C libraries it uses (each file says why):
+// - lazy_proj.c, lazy_cairo.c: PROJ's and cairo's functions, each library loaded on the first
+//   call of one of them, not at every start (lazy_library.h has the mechanism);
+// - hypot.c: a fast hypot that PROJ's geodesics call instead of glibc's.
+
+/// sqrt(x² + y²) without undue overflow or underflow, within 1.2 ulp: the function this module
+/// also exports as `hypot`.
+double geo_hypot(double x, double y);
+
+#endif

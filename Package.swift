@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "LengthCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "InterpolateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "CircleCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
         .target(name: "AreaCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 

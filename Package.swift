@@ -62,7 +62,9 @@ let package = Package(
         .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles"], swiftSettings: fast),
+        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fast),
+        // The line rasterizer's memory-bound inner loop, in C to prefetch (Drawing's only).
+        .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3"])]),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),

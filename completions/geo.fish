@@ -178,7 +178,7 @@ complete -c geo -n '__geo_using render' -l sphere -x -d 'A sphere of radius R me
 complete -c geo -n '__geo_using render' -l stamp -x -d 'Register the PNG image as the stamp NAME, for the styles sprite(NAME) and texture(NAME)'
 complete -c geo -n '__geo_using render' -l graticule -x -d 'Draw meridians and parallels every DEG degrees under the shapes'
 complete -c geo -n '__geo_using render' -l background -x -a 'none white' -d 'The background colour, or none (transparent)'
-complete -c geo -n '__geo_using render' -l antialias -x -a 'good fast' -d 'PNG edges: cairo\'s best antialiasing, or its fast one (17 levels of coverage instead of 256; about twice as fast on dense data)'
+complete -c geo -n '__geo_using render' -l antialias -x -a 'good fast' -d 'PNG edges of what cairo draws (fills, markers, gradients, stamps, lines over 16 px): its best antialiasing, or its fast one (17 levels of coverage instead of 256). geo draws thinner lines itself, antialiased either way'
 complete -c geo -n '__geo_using render' -l from -x -a 'geojson polyline text' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes)'
 complete -c geo -n '__geo_using render' -s p -l precision -x -d 'Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6)'
 complete -c geo -n '__geo_using render' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'

@@ -38,11 +38,16 @@ public final class Canvas {
     private let cairo: OpaquePointer
     private let sink: Sink
     private var stamps: [String: Stamp] = [:]
+    /// Lines queued for geo's rasterizer (PNG): drawn before anything cairo draws.
+    private var lines: LineRasterizer?
+    private let threads: Int
 
     /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
     /// stream as they are drawn).
-    public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good) {
+    /// `threads`: how many threads draw lines on a PNG canvas.
+    public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good, threads: Int = 1) {
         self.format = format
+        self.threads = threads
         self.width = width
         self.height = height
         sink = Sink(fd: fd)
@@ -85,13 +90,18 @@ public final class Canvas {
     // MARK: Layers
 
     /// Draws what follows on a layer of its own, until `endLayer`.
-    public func beginLayer() { cairo_push_group(cairo) }
+    public func beginLayer() {
+        drawQueuedLines()
+        cairo_push_group(cairo)
+    }
 
     /// Lays the layer begun last onto the picture, after drawing `under` beneath it.
     public func endLayer(under: () throws -> Void) rethrows {
+        drawQueuedLines()
         let layer = cairo_pop_group(cairo)!
         defer { cairo_pattern_destroy(layer) }
         try under()
+        drawQueuedLines()
         cairo_set_source(cairo, layer)
         cairo_paint(cairo)
     }
@@ -99,14 +109,27 @@ public final class Canvas {
     // MARK: Drawing
 
     public func fillBackground(_ colour: Colour) {
+        drawQueuedLines()
         setColour(colour)
         cairo_paint(cairo)
     }
 
-    /// Strokes a line through `points` in one colour.
+    /// Strokes a line through `points` in one colour: on a PNG canvas, lines up to
+    /// LineRasterizer.widest pixels wide are drawn by geo's own rasterizer (see there), the rest by
+    /// cairo.
     public func stroke(_ points: [Pixel], colour: Colour, width: Double) {
         guard width > 0, colour.alpha > 0 else { return }
-        for piece in clipLine(points) where piece.count > 0 {
+        let pieces = clipLine(points)
+        if width <= LineRasterizer.widest, pixelTarget() != nil {
+            if lines == nil { lines = LineRasterizer(width: self.width, height: self.height, threads: threads) }
+            for piece in pieces where piece.count > 0 {
+                lines!.add(piece, lineWidth: width, merge: Canvas.merge, colour: colour)
+            }
+            if lines!.isFull { drawQueuedLines() }
+            return
+        }
+        drawQueuedLines()
+        for piece in pieces where piece.count > 0 {
             addLine(piece)
         }
         setColour(colour)
@@ -118,6 +141,7 @@ public final class Canvas {
     /// for each point the fraction of the ramp reached there.
     public func strokeGradient(_ points: [Pixel], ramp: [Double], from: Colour, to: Colour, width: Double) {
         guard width > 0, points.count > 1 else { return }
+        drawQueuedLines()
         cairo_set_line_width(cairo, min(width, widestStroke))
         for index in 1..<points.count {
             let a = points[index - 1], b = points[index]
@@ -142,6 +166,7 @@ public final class Canvas {
     /// clockwise (`oriented`), so that holes are holes and touching parts join without a seam.
     public func fill(_ rings: [[Pixel]], colour: Colour) {
         guard colour.alpha > 0 else { return }
+        drawQueuedLines()
         for ring in rings where ring.count > 2 {
             let clipped = clipRing(ring)
             guard clipped.count > 2 else { continue }
@@ -156,6 +181,7 @@ public final class Canvas {
     public func marker(at point: Pixel, radius: Double, colour: Colour) {
         let box = guardBox
         guard point.x > box.minX, point.x < box.maxX, point.y > box.minY, point.y < box.maxY else { return }
+        drawQueuedLines()
         cairo_new_path(cairo)
         cairo_arc(cairo, point.x, point.y, radius, 0, 2 * .pi)
         setColour(colour)
@@ -169,6 +195,7 @@ public final class Canvas {
     /// top towards where the line goes.
     public func strokeTexture(_ points: [Pixel], stamp name: String, width: Double) {
         guard let stamp = stamps[name], width > 0, points.count > 1 else { return }
+        drawQueuedLines()
         let width = min(width, widestStroke)
         let scale = width / stamp.width
         cairo_set_line_width(cairo, width)
@@ -204,6 +231,7 @@ public final class Canvas {
     /// centred on it and turned with it (its top towards where the line goes).
     public func strokeSprite(_ points: [Pixel], stamp name: String) {
         guard let stamp = stamps[name], points.count > 1 else { return }
+        drawQueuedLines()
         var next = stamp.height / 2, along = 0.0
         let box = guardBox
         for index in 1..<points.count {
@@ -229,6 +257,28 @@ public final class Canvas {
             }
             along += length
         }
+    }
+
+    /// The pixels cairo draws into now (the picture, or the layer begun last), when they are
+    /// an image of the picture's size that geo can write into directly; nil for PDF and SVG.
+    private func pixelTarget() -> (surface: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>)? {
+        guard format == .png, let target = cairo_get_group_target(cairo),
+              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              Int(cairo_image_surface_get_width(target)) == width, Int(cairo_image_surface_get_height(target)) == height
+        else { return nil }
+        var offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+        guard offsetX == 0, offsetY == 0 else { return nil }
+        cairo_surface_flush(target)
+        guard let data = cairo_image_surface_get_data(target), Int(cairo_image_surface_get_stride(target)) == 4 * width else { return nil }
+        return (target, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self))
+    }
+
+    /// Draws the lines queued for geo's rasterizer: whatever cairo does next goes over them.
+    private func drawQueuedLines() {
+        guard let lines, !lines.isEmpty, let target = pixelTarget() else { return }
+        lines.flush(onto: target.pixels)
+        cairo_surface_mark_dirty_rectangle(target.surface, 0, 0, Int32(width), Int32(height))
     }
 
     private func setColour(_ colour: Colour) {
@@ -264,6 +314,7 @@ public final class Canvas {
     /// Ends the picture and writes what is still to be written (all of a PNG); throws the
     /// write's failure.
     public func finish() throws(DrawingError) {
+        drawQueuedLines()
         switch format {
         case .png:
             cairo_surface_flush(surface)
@@ -281,6 +332,7 @@ public final class Canvas {
     /// The colour of a pixel of a PNG canvas (tests), unpremultiplied.
     public func pixel(x: Int, y: Int) -> Colour? {
         guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
+        drawQueuedLines()
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return nil }

@@ -93,7 +93,7 @@ public struct Render: GeoCommand {
     static let background = Option(custom: "background", valueName: "COLOR", suggestions: ["none", "white"],
                                    help: "The background colour, or none (transparent).", parse: parseBackground).defaulting(to: Colour(red: 255, green: 255, blue: 255), shown: "white")
 
-    static let antialias = Option(choice: "antialias", of: Antialiasing.self, help: "PNG edges: cairo's best antialiasing, or its fast one (17 levels of coverage instead of 256; about twice as fast on dense data).")
+    static let antialias = Option(choice: "antialias", of: Antialiasing.self, help: "PNG edges of what cairo draws (fills, markers, gradients, stamps, lines over 16 px): its best antialiasing, or its fast one (17 levels of coverage instead of 256). geo draws thinner lines itself, antialiased either way.")
         .defaulting(to: .good)
 
     @Sendable static func parseSize(_ text: String) throws(UsageError) -> (Int, Int) {

@@ -35,7 +35,7 @@ final class RenderRun {
         let view = try fitView()
         let target = try OutputFile(settings.output, format: settings.format)
         let canvas = Canvas(format: settings.format, width: settings.width, height: settings.height, fd: target.fd,
-                            antialiasing: settings.antialiasing)
+                            antialiasing: settings.antialiasing, threads: settings.stream.jobs)
         for (name, stamp) in stamps { canvas.register(stamp, as: name) }
         let painter = Painter(canvas: canvas, tracer: Tracer(view: view, model: settings.model), allCurved: settings.allCurved)
         if settings.background.alpha > 0 { canvas.fillBackground(settings.background) }

@@ -18,6 +18,7 @@ FORWARD(cairo_t *, cairo_create, (cairo_surface_t *target), (target))
 FORWARD_VOID(cairo_destroy, (cairo_t *cr), (cr))
 FORWARD_VOID(cairo_fill, (cairo_t *cr), (cr))
 FORWARD_VOID(cairo_fill_preserve, (cairo_t *cr), (cr))
+FORWARD(cairo_surface_t *, cairo_get_group_target, (cairo_t *cr), (cr))
 FORWARD(cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, int width, int height),
         (format, width, height))
 FORWARD(cairo_surface_t *, cairo_image_surface_create_from_png, (const char *filename), (filename))
@@ -62,6 +63,11 @@ FORWARD_VOID(cairo_stroke, (cairo_t *cr), (cr))
 FORWARD_VOID(cairo_surface_destroy, (cairo_surface_t *surface), (surface))
 FORWARD_VOID(cairo_surface_finish, (cairo_surface_t *surface), (surface))
 FORWARD_VOID(cairo_surface_flush, (cairo_surface_t *surface), (surface))
+FORWARD_VOID(cairo_surface_get_device_offset, (cairo_surface_t *surface, double *x_offset, double *y_offset),
+        (surface, x_offset, y_offset))
+FORWARD(cairo_surface_type_t, cairo_surface_get_type, (cairo_surface_t *surface), (surface))
+FORWARD_VOID(cairo_surface_mark_dirty_rectangle, (cairo_surface_t *surface, int x, int y, int width, int height),
+        (surface, x, y, width, height))
 FORWARD(cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surface))
 FORWARD(cairo_status_t, cairo_surface_write_to_png_stream, (cairo_surface_t *surface,
                                                             cairo_write_func_t write_func, void *closure),

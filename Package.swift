@@ -63,8 +63,8 @@ let package = Package(
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
         .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fast),
-        // The line rasterizer's memory-bound inner loop, in C to prefetch (Drawing's only).
-        .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3"])]),
+        // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
+        .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),

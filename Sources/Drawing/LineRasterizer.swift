@@ -107,8 +107,9 @@ final class Band: @unchecked Sendable {
     let width: Int
     let height: Int
     private let coverage: UnsafeMutablePointer<UInt8>
-    private var touched: UnsafeMutablePointer<Int32>
-    private var touchedCount = 0, touchedCapacity = 4096
+    private var touched = geo_touched(items: nil, count: 0, capacity: 0)
+    /// Coverage by squared distance, for the width of the line under way.
+    private let table = UnsafeMutablePointer<geo_cover_table>.allocate(capacity: 1)
 
     init(index: Int, of count: Int, width: Int, height: Int) {
         self.index = index
@@ -117,18 +118,20 @@ final class Band: @unchecked Sendable {
         self.height = height
         coverage = .allocate(capacity: width * height)
         coverage.initialize(repeating: 0, count: width * height)
-        touched = .allocate(capacity: touchedCapacity)
+        table.pointee.half = -1
     }
 
     deinit {
         coverage.deallocate()
-        touched.deallocate()
+        table.deallocate()
+        free(touched.items)
     }
 
     /// Draws every line of the batch, in order, within this band's rows.
     func draw(_ work: Batch) {
         var start = 0
         for line in work.lines {
+            if table.pointee.half != line.half { geo_cover_table_fill(table, line.half) }
             let first = work.points[start]
             if line.end - start == 1 {
                 segment(first, first, line.half)
@@ -136,11 +139,11 @@ final class Band: @unchecked Sendable {
                 for point in (start + 1)..<line.end { segment(work.points[point - 1], work.points[point], line.half) }
             }
             start = line.end
-            if touchedCount > 0 {
+            if touched.count > 0 {
                 let colour = line.colour
                 let argb = UInt32(colour.alpha) << 24 | UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)
-                geo_composite_coverage(coverage, touched, touchedCount, work.pixels, argb)
-                touchedCount = 0
+                geo_composite_coverage(coverage, touched.items, touched.count, work.pixels, argb)
+                touched.count = 0
             }
         }
     }
@@ -197,34 +200,8 @@ final class Band: @unchecked Sendable {
         // The pixel centre in the segment's frame: `along` it from a, `across` it; both step
         // by a constant from one column to the next.
         let ox = Double(left) + 0.5 - a.x
-        var along = ox * ux + oy * uy, across = oy * ux - ox * uy
-        let cells = coverage + row * width
-        for column in left...right {
-            let beyond = along < 0 ? -along : along > length ? along - length : 0
-            let distance = beyond == 0 ? abs(across) : (beyond * beyond + across * across).squareRoot()
-            along += ux
-            across -= uy
-            let covered = min(distance + 0.5, half) - max(distance - 0.5, -half)
-            guard covered > 0 else { continue }
-            let value = UInt8(min(1, covered) * 255 + 0.5)
-            let old = cells[column]
-            guard value > old else { continue }
-            if old == 0 { touch(Int32(row * width + column)) }
-            cells[column] = value
-        }
-    }
-
-    @inline(__always)
-    private func touch(_ index: Int32) {
-        if touchedCount == touchedCapacity {
-            let larger = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * touchedCapacity)
-            larger.update(from: touched, count: touchedCount)
-            touched.deallocate()
-            touched = larger
-            touchedCapacity *= 2
-        }
-        touched[touchedCount] = index
-        touchedCount += 1
+        geo_cover_row(coverage + row * width, left, right, ox * ux + oy * uy, oy * ux - ox * uy, ux, uy, length, table,
+                      Int32(row * width), &touched)
     }
 
     /// ⌈x⌉, 0 for any x ≤ 0 (without a call to libm's ceil: x86-64's baseline has no rounding

@@ -5,8 +5,8 @@ The corpus' 20,000 paths (2 M points; bench/out/corpus/paths.ndjson, made by
 ../shared/bench/make_corpus.py as bench/run.py makes it) drawn as a 2048x1536 PNG:
 
 - geo: `geo render --size 2048x1536 -o out.png paths.ndjson` (Web Mercator, antialiased, the view
-  fitted to the data: the input is read twice), with cairo's good and fast antialiasing, and
-  with --bbox (one pass: the peak memory of drawing as records are read).
+  fitted to the data: the input is read twice), on all cores and on one, and with --bbox (one
+  pass: the peak memory of drawing as records are read).
 - matplotlib: the GeoJSONSeq read with json, every path projected to EPSG:3857 by pyproj, one
   LineCollection (antialiased), savefig to PNG at 2048x1536.
 - gdal_rasterize -ts 2048 1536 on the same GeoJSONSeq (burns lines into a GeoTIFF, in degrees,
@@ -17,6 +17,8 @@ and peak RSS (GNU time's %M). The machine is shared: run it when it is quiet and
 spread.
 
 usage: python3 bench/render.py [--geo PATH] [--corpus DIR] [--runs N] [--only geo,matplotlib,gdal]
+
+The contenders run in turn, once a round, --runs rounds: side by side on a machine that drifts.
 """
 import argparse
 import os
@@ -64,12 +66,22 @@ def timed(args):
     return float(wall), float(user) + float(system), int(rss) / 1024
 
 
-def runs(name, args, count):
-    results = [timed(args) for _ in range(count)]
-    walls = [r[0] for r in results]
-    row = (name, statistics.median(walls), min(walls), max(walls), statistics.median(r[1] for r in results), max(r[2] for r in results))
-    print(f"| {row[0]} | {row[1]:.2f} s | {row[2]:.2f}–{row[3]:.2f} s | {row[4]:.2f} s | {row[5]:.0f} MB |", flush=True)
-    return row
+def interleaved(contenders, count):
+    """Runs every contender once a round, `count` rounds (the machine drifts from minute to
+    minute: side by side, not one after the other), and prints a row each: median, min and max
+    wall, median CPU, peak RSS, and how many times geo's first row the median wall is."""
+    results = {name: [] for name, _ in contenders}
+    for _ in range(count):
+        for name, args in contenders:
+            results[name].append(timed(args))
+    first = None
+    for name, _ in contenders:
+        walls = [r[0] for r in results[name]]
+        median = statistics.median(walls)
+        first = first or median
+        print(f"| {name} | {median:.2f} s | {min(walls):.2f}–{max(walls):.2f} s | "
+              f"{statistics.median(r[1] for r in results[name]):.2f} s | {max(r[2] for r in results[name]):.0f} MB | "
+              f"{median / first:.1f}× |", flush=True)
 
 
 def main():
@@ -83,22 +95,25 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     only = options.only.split(",")
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    print("| what | median wall | min–max | CPU (user+sys) | peak RSS |")
-    print("|---|---|---|---|---|")
+    print("| what | median wall | min–max | CPU (user+sys) | peak RSS | wall ÷ geo's |")
+    print("|---|---|---|---|---|---|")
+    contenders = []
     if "geo" in only:
         geo = options.geo
-        runs("geo render (fit, 2 passes)", [geo, "render", "--size", "2048x1536", "-o", OUT / "geo.png", paths], options.runs)
-        runs("geo render --antialias fast", [geo, "render", "--size", "2048x1536", "--antialias", "fast", "-o", OUT / "geo-fast.png", paths], options.runs)
-        runs("geo render -j1 --antialias fast", [geo, "render", "-j1", "--size", "2048x1536", "--antialias", "fast", "-o", OUT / "geo-fast-j1.png", paths], options.runs)
-        runs("geo render --bbox (1 pass)", [geo, "render", "--size", "2048x1536", "--bbox", "-180,-85,180,85", "-o", OUT / "geo-bbox.png", paths], options.runs)
+        contenders += [
+            ("geo render (fit: 2 passes)", [geo, "render", "--size", "2048x1536", "-o", OUT / "geo.png", paths]),
+            ("geo render -j1", [geo, "render", "-j1", "--size", "2048x1536", "-o", OUT / "geo-j1.png", paths]),
+            ("geo render --bbox (1 pass, the whole world)",
+             [geo, "render", "--size", "2048x1536", "--bbox", "-180,-85,180,85", "-o", OUT / "geo-bbox.png", paths]),
+        ]
     if "matplotlib" in only:
         (OUT / "peer_matplotlib.py").write_text(MATPLOTLIB)
-        runs("matplotlib LineCollection + pyproj", [sys.executable, OUT / "peer_matplotlib.py", paths, OUT / "matplotlib.png"], options.runs)
+        contenders.append(("matplotlib LineCollection + pyproj", [sys.executable, OUT / "peer_matplotlib.py", paths, OUT / "matplotlib.png"]))
     if "gdal" in only:
         tif = OUT / "gdal.tif"
-        if tif.exists():
-            tif.unlink()
-        runs("gdal_rasterize -ts 2048 1536", ["sh", "-c", f"rm -f {tif}; exec gdal_rasterize -q -burn 255 -ts 2048 1536 -ot Byte GeoJSONSeq:{paths} {tif}"], options.runs)
+        contenders.append(("gdal_rasterize -ts 2048 1536",
+                           ["sh", "-c", f"rm -f {tif}; exec gdal_rasterize -q -burn 255 -ts 2048 1536 -ot Byte GeoJSONSeq:{paths} {tif}"]))
+    interleaved(contenders, options.runs)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

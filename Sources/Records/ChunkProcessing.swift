@@ -198,3 +198,64 @@ public func processInMemory(_ bytes: [UInt8], with handler: any RecordHandler,
     }
     return (output, failures)
 }
+
+/// Reads every record of the file at `path` ("-": standard input) as `forEachRecord(in:
+/// skippingBad: true)` does, but on `jobs` threads at once (this one and jobs − 1 more) and in
+/// no particular order: for a first pass whose result does not depend on the order, such as a
+/// union of extents. Each thread folds its records into a state of its own, made by
+/// `makeState` (on this thread, before any reading), and the states are returned to be merged.
+/// Bad records are passed over (a second pass reports them); a file that cannot be read is a
+/// RunFailure.
+public func foldRecordsConcurrently<State>(in path: String, readsJSON: Bool, jobs: Int, makeState: () -> State,
+                                           _ fold: @escaping @Sendable (inout State, UnsafeBufferPointer<UInt8>) -> Void)
+    throws(RunFailure) -> [State] {
+    let shared = ConcurrentFold(ChunkReader(paths: [path], readsJSON: readsJSON, chunkSize: ChunkReader.defaultChunkSize))
+    let slots = (0..<max(1, jobs)).map { _ in FoldSlot(makeState()) }
+    @Sendable func work(_ slot: FoldSlot<State>) {
+        while true {
+            shared.monitor.lock()
+            var chunk: Chunk?
+            if shared.failure == nil {
+                do { chunk = try shared.reader.next() } catch { shared.failure = error }
+            }
+            shared.monitor.unlock()
+            guard let chunk else { return }
+            chunk.forEachRecord { record, _, _, problem in
+                if problem == nil { fold(&slot.state, record) }
+                return true
+            }
+        }
+    }
+    shared.running = slots.count - 1
+    for slot in slots.dropFirst() {
+        startThread {
+            work(slot)
+            shared.monitor.lock()
+            shared.running -= 1
+            shared.monitor.broadcast()
+            shared.monitor.unlock()
+        }
+    }
+    work(slots[0])
+    shared.monitor.lock()
+    while shared.running > 0 { shared.monitor.wait() }
+    let failure = shared.failure
+    shared.monitor.unlock()
+    if let failure { throw failure }
+    return slots.map(\.state)
+}
+
+/// The reader and the outcome that `foldRecordsConcurrently`'s threads share.
+private final class ConcurrentFold: @unchecked Sendable {
+    let monitor = Monitor()
+    let reader: ChunkReader
+    var failure: RunFailure?
+    var running = 0
+    init(_ reader: ChunkReader) { self.reader = reader }
+}
+
+/// One thread's state in `foldRecordsConcurrently`.
+private final class FoldSlot<State>: @unchecked Sendable {
+    var state: State
+    init(_ state: State) { self.state = state }
+}

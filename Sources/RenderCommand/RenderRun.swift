@@ -83,74 +83,41 @@ final class RenderRun {
             return View(frame: frame, width: settings.width, height: settings.height, bounds: bounds, padding: 0)
         }
         try spoolStandardInput()
-        var cover = LongitudeCover()
-        var bounds = Bounds()
         let flat = Frame(projection: projection, centre: nil)
         // A projection torn at ±180 (Web Mercator, cylindrical ones) is fitted to the box of
         // meridians and parallels the shapes cover (exact for cylindrical projections, where x
         // follows the longitude and y the latitude): nothing needs projecting in this pass.
         let boxOnly = flat.torn
-        let model = settings.model
+        // The pass runs on --jobs threads, each with its own extent (and PROJ object, if it
+        // projects), merged at the end: the extent does not depend on the order.
+        let jobs = max(1, settings.stream.jobs)
+        var frames = [flat]
+        if !boxOnly {
+            for _ in 1..<jobs {
+                do { frames.append(Frame(projection: try Projection(crs: projection.crs), centre: nil)) } catch {
+                    throw RunFailure("--projection: \(error.message)", status: .usage)
+                }
+            }
+        }
+        let model = settings.model, input = settings.input, allCurved = settings.allCurved
         let stamps = Set(settings.stamps.map(\.name))
-        var xs: [Double] = [], ys: [Double] = []
-        func add(_ path: Path, curved: Bool, closed: Bool) {
-            guard !path.isEmpty else { return }
-            xs.removeAll(keepingCapacity: true)
-            ys.removeAll(keepingCapacity: true)
-            var previous: Position?
-            for position in path + (closed ? [path[0]] : []) {
-                cover.add(position)
-                xs.append(position.longitude)
-                ys.append(position.latitude)
-                if let a = previous {
-                    cover.addEdge(a, position, latitudes: curved ? model.latitudeRange(ofEdgeFrom: a, to: position)
-                                  : min(a.latitude, position.latitude)...max(a.latitude, position.latitude))
-                    let length = curved && !boxOnly ? model.length(a, position) : 0
-                    if length > 100_000 {
-                        let edge = model.edge(a, position), steps = min(256, Int(length / 100_000) + 1)
-                        for step in 1..<steps {
-                            let p = edge.position(atFraction: Double(step) / Double(steps))
-                            xs.append(p.longitude)
-                            ys.append(p.latitude)
-                        }
-                    }
-                }
-                previous = position
-            }
-            let count = xs.count
-            guard !boxOnly else { return }
-            xs.withUnsafeMutableBufferPointer { x in
-                ys.withUnsafeMutableBufferPointer { y in flat.project(x: x.baseAddress!, y: y.baseAddress!, count: count) }
-            }
-            for index in 0..<count { bounds.add(x: xs[index], y: ys[index]) }
-        }
-        func add(_ geometry: Geometry?, curved: Bool) {
-            switch geometry {
-            case nil: return
-            case .point(let p): add([p], curved: curved, closed: false)
-            case .multiPoint(let points): for p in points { add([p], curved: curved, closed: false) }
-            case .lineString(let path): add(path, curved: curved, closed: false)
-            case .multiLineString(let paths): for path in paths { add(path, curved: curved, closed: false) }
-            case .polygon(let rings): if let outer = rings.first { add(outer, curved: curved, closed: true) }
-            case .multiPolygon(let polygons): for rings in polygons { if let outer = rings.first { add(outer, curved: curved, closed: true) } }
-            case .geometryCollection(let members): for member in members { add(member, curved: curved) }
-            }
-        }
+        var extent = ShapeExtent(frame: flat, model: model, projects: !boxOnly)
         for path in settings.inputs {
-            do {
-                try forEachRecord(in: path, readsJSON: settings.input.readsJSON, skippingBad: true) { record in
-                    try settings.input.readFeatures(record) { feature in
-                        let style = try FeatureStyle(feature, in: record, stamps: stamps)
-                        add(feature.geometry, curved: settings.allCurved || style.geodesic)
-                    }
+            var next = 0
+            let parts = try foldRecordsConcurrently(in: path, readsJSON: input.readsJSON, jobs: jobs, makeState: { () -> ShapeExtent in
+                defer { next += 1 }
+                return ShapeExtent(frame: frames[next % frames.count], model: model, projects: !boxOnly)
+            }) { extent, record in
+                try? input.readFeatures(record) { feature in
+                    let style = try FeatureStyle(feature, in: record, stamps: stamps)
+                    extent.add(feature.geometry, curved: allCurved || style.geodesic)
                 }
-            } catch let failure as RunFailure {
-                throw failure
-            } catch {
-                throw RunFailure("\(error)", status: .dataError)
             }
+            for part in parts { extent.merge(part) }
             if path == "-" { lseek(0, 0, SEEK_SET) }
         }
+        let cover = extent.cover
+        var bounds = extent.bounds
         let padding = settings.padding
         if boxOnly, let band = cover.band {
             // Across the antimeridian: the projection about the band's middle meridian.

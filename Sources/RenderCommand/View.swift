@@ -97,6 +97,11 @@ struct Bounds {
         minY = min(minY, y); maxY = max(maxY, y)
     }
 
+    mutating func merge(_ other: Bounds) {
+        minX = min(minX, other.minX); maxX = max(maxX, other.maxX)
+        minY = min(minY, other.minY); maxY = max(maxY, other.maxY)
+    }
+
     /// The projected extent of the region west...east (eastward, maybe across ±180), south...north,
     /// its edges densified.
     static func ofRegion(west: Double, south: Double, east: Double, north: Double, frame: Frame, edgesOnly: Bool = false) -> Bounds {
@@ -129,6 +134,77 @@ struct Bounds {
 /// Which longitudes a set of shapes covers, in bins of a tenth of a degree, with the exact
 /// extreme longitudes in each bin: enough to find the narrowest band of meridians that holds
 /// every shape (across ±180 when that is narrower), in fixed memory.
+/// What the fit's first pass gathers from the shapes: the meridians and parallels they cover
+/// and, for a projection not torn at ±180, their projected extent (geodesic and rhumb edges
+/// sampled every 100 km). One a thread, merged.
+struct ShapeExtent {
+    private(set) var cover = LongitudeCover()
+    private(set) var bounds = Bounds()
+    let frame: Frame
+    let model: EdgeModel
+    /// Whether the bounds are wanted (not for torn projections: the cover fits those).
+    let projects: Bool
+    private var xs: [Double] = [], ys: [Double] = []
+
+    init(frame: Frame, model: EdgeModel, projects: Bool) {
+        self.frame = frame
+        self.model = model
+        self.projects = projects
+    }
+
+    mutating func add(_ geometry: Geometry?, curved: Bool) {
+        switch geometry {
+        case nil: return
+        case .point(let p): add([p], curved: curved, closed: false)
+        case .multiPoint(let points): for p in points { add([p], curved: curved, closed: false) }
+        case .lineString(let path): add(path, curved: curved, closed: false)
+        case .multiLineString(let paths): for path in paths { add(path, curved: curved, closed: false) }
+        case .polygon(let rings): if let outer = rings.first { add(outer, curved: curved, closed: true) }
+        case .multiPolygon(let polygons): for rings in polygons { if let outer = rings.first { add(outer, curved: curved, closed: true) } }
+        case .geometryCollection(let members): for member in members { add(member, curved: curved) }
+        }
+    }
+
+    private mutating func add(_ path: Path, curved: Bool, closed: Bool) {
+        guard !path.isEmpty else { return }
+        xs.removeAll(keepingCapacity: true)
+        ys.removeAll(keepingCapacity: true)
+        var previous: Position?
+        for position in path + (closed ? [path[0]] : []) {
+            cover.add(position)
+            if projects {
+                xs.append(position.longitude)
+                ys.append(position.latitude)
+            }
+            if let a = previous {
+                cover.addEdge(a, position, latitudes: curved ? model.latitudeRange(ofEdgeFrom: a, to: position)
+                              : min(a.latitude, position.latitude)...max(a.latitude, position.latitude))
+                let length = curved && projects ? model.length(a, position) : 0
+                if length > 100_000 {
+                    let edge = model.edge(a, position), steps = min(256, Int(length / 100_000) + 1)
+                    for step in 1..<steps {
+                        let p = edge.position(atFraction: Double(step) / Double(steps))
+                        xs.append(p.longitude)
+                        ys.append(p.latitude)
+                    }
+                }
+            }
+            previous = position
+        }
+        guard projects else { return }
+        let count = xs.count
+        xs.withUnsafeMutableBufferPointer { x in
+            ys.withUnsafeMutableBufferPointer { y in frame.project(x: x.baseAddress!, y: y.baseAddress!, count: count) }
+        }
+        for index in 0..<count { bounds.add(x: xs[index], y: ys[index]) }
+    }
+
+    mutating func merge(_ other: ShapeExtent) {
+        cover.merge(other.cover)
+        bounds.merge(other.bounds)
+    }
+}
+
 struct LongitudeCover {
     static let bins = 3600
     private var west = [Double](repeating: .infinity, count: bins)
@@ -149,6 +225,16 @@ struct LongitudeCover {
         east[bin] = max(east[bin], longitude)
         latitudes.south = min(latitudes.south, position.latitude)
         latitudes.north = max(latitudes.north, position.latitude)
+    }
+
+    mutating func merge(_ other: LongitudeCover) {
+        for bin in 0..<LongitudeCover.bins where other.covered[bin] {
+            covered[bin] = true
+            west[bin] = min(west[bin], other.west[bin])
+            east[bin] = max(east[bin], other.east[bin])
+        }
+        latitudes.south = min(latitudes.south, other.latitudes.south)
+        latitudes.north = max(latitudes.north, other.latitudes.north)
     }
 
     /// An edge from `a` to `b` covers the longitudes between them the short way (every kind of

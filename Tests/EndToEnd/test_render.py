@@ -638,6 +638,31 @@ def test_workers_draw_in_input_order_and_fast_antialiasing_draws_the_same_places
     assert len(good ^ fast) < 0.03 * len(good), (len(good ^ fast), len(good))
 
 
+@pytest.mark.parametrize("projection", ["EPSG:3857", "+proj=ortho +lat_0=20 +lon_0=170"])
+def test_the_fit_read_on_several_threads_is_the_fit_read_on_one(tmp_path, projection):
+    """The fit's first pass reads the input on --jobs threads in no order and merges their
+    extents: on input of many chunks, around the antimeridian and on a globe, -j1 and -j3 must
+    give the same picture, byte for byte."""
+    import random
+    rng = random.Random(5)
+    records = []
+    for index in range(20000):
+        lon, lat = rng.uniform(150, 210), rng.uniform(-40, 60)
+        records.append(feature("LineString", [[(lon + rng.uniform(-1, 1) + 180) % 360 - 180, lat + rng.uniform(-1, 1)] for _ in range(8)],
+                               geodesic=index % 3 == 0))
+    data = ndjson(records)
+    assert len(data) > 4 << 20  # several chunks
+    source = tmp_path / "in.ndjson"
+    source.write_bytes(data if isinstance(data, bytes) else data.encode())
+    pictures = []
+    for jobs in ("-j1", "-j3"):
+        out = tmp_path / f"fit{jobs}.png"
+        rc, _, err = run(["render", jobs, "--projection", projection, "--size", "300x200", "-o", out, source])
+        assert rc == 0, err
+        pictures.append(out.read_bytes())
+    assert pictures[0] == pictures[1]
+
+
 def test_lines_drawn_by_geo_match_cairos(tmp_path):
     """Lines up to 16 px wide are drawn into a PNG by geo's own rasterizer, wider ones and SVG by
     cairo: the PNG must show what rsvg-convert makes of the SVG, the same lines in the same

@@ -127,7 +127,7 @@ public struct SpansHandler: RecordHandler {
     let width: Double?
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
-        try input.readFeatures(record) { feature in
+        try input.readFeatures(record) { feature, isLast in
             let path = try Geometry.singlePath(of: feature.geometry, along: "for spans to run along")
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
@@ -151,6 +151,9 @@ public struct SpansHandler: RecordHandler {
             }
             try RecordLimit.check(Double(positionCount(spans, path: path)), "points in its pieces",
                                   advice: "use longer spans for this path")
+            // Nothing below throws: the pieces (megabytes for a long path under a short
+            // pattern) may be written out as they come rather than held until the record ends.
+            if isLast { output.commit() }
             var start = 0.0
             for (index, span) in spans.enumerated() {
                 let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments

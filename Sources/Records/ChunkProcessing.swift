@@ -34,10 +34,12 @@ final class ChunkResult: @unchecked Sendable {
     }
 
     /// What the chunk has written and failed so far, handed out as a part to be written before
-    /// the rest; the chunk goes on in fresh storage (under glibc's mmap threshold, MallocTuning,
-    /// so that a worker's parts reuse its arena's pages).
+    /// the rest; the chunk goes on in fresh storage. That storage is as large as glibc's mmap
+    /// threshold (MallocTuning), so each part is mapped on its own and unmapped once written:
+    /// from a worker's arena, the parts a worker had held ahead stayed resident after they were
+    /// written, and spans --split at 5 km on 5,000 corpus paths peaked 2 MB higher with -j2.
     func takePart() -> ChunkResult {
-        let part = ChunkResult(source: source, output: output.takeBytes(leaving: ChunkResult.partSize * 3 / 2))
+        let part = ChunkResult(source: source, output: output.takeBytes(leaving: ChunkResult.partSize * 2))
         part.failures = failures
         part.records = records
         failures = []

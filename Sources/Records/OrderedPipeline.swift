@@ -6,32 +6,32 @@
 /// another (decode and encode used 4-5 % more CPU that way). At most `limit` chunks are in
 /// flight (read but not yet written), which keeps memory flat whatever the input size.
 ///
-/// Output is bounded too, whatever a record writes. The worker on the chunk next to be written
-/// hands its output to the writer in parts as it grows (`offer`), one part waiting at most.
-/// Workers ahead of it keep their output, in finished chunks and in the ones they are on, up to
-/// `aheadLimit` bytes in all, and then wait for their turn: records that each write megabytes
-/// (spans --split under a short pattern) had piled up in finished chunks behind a slow one.
+/// Output is bounded too, whatever a record writes. Every worker hands its chunk's output over
+/// in parts of about `ChunkResult.partSize` as it grows (`offer`): the worker on the chunk next
+/// to be written with one part at most waiting for the writer, workers ahead of it while the
+/// parts and finished chunks waiting come to at most `aheadLimit` bytes, after which they wait
+/// for their turn. Records that each write megabytes (spans --split under a short pattern) had
+/// piled up whole in finished chunks behind a slow one; in parts, no buffer grows past the
+/// part size (or one record's output, until that record commits).
 final class OrderedPipeline: @unchecked Sendable {
     enum Item {
-        /// A chunk's result, or a part of it handed out before the chunk was done.
+        /// A chunk's result, or a part of it handed over before the chunk was done.
         case result(ChunkResult, bytesRead: Int)
         case failure(RunFailure)
     }
 
-    /// Output that workers ahead may hold. Less makes them wait more often: on 2,000 corpus paths
-    /// under spans --split at 5 km with -j2, workers waited 5.6 s in all (of 21 s of work) at
-    /// 1 MiB, 2.0 s at 2 MiB, 0.1 s at 4 MiB, none at 8 MiB (bench/README.md, Memory).
+    /// Output that may wait for the writer. Less makes workers ahead wait more often: on 2,000
+    /// corpus paths under spans --split at 5 km with -j2, they waited 5.6 s in all (of 21 s of
+    /// work) at 1 MiB, 2.0 s at 2 MiB, 0.1 s at 4 MiB, none at 8 MiB (bench/README.md, Memory).
     static let aheadLimit = 8 * ChunkReader.outputPerChunk
 
     /// Guards the results and the flow control below.
     private let condition = Monitor()
     private var finished: [Int: Item] = [:]
-    /// Output held ahead of the chunk next to be written: in `finished`, and as last offered
-    /// (`aheadOffered`, by sequence) in the chunks being processed.
+    /// Parts of chunks not done yet, by sequence, in order.
+    private var parts: [Int: [Item]] = [:]
+    /// Output bytes in `finished` and `parts`.
     private var held = 0
-    private var aheadOffered: [Int: Int] = [:]
-    /// A part of chunk `nextToWrite` handed out before the chunk is done.
-    private var part: Item?
     private var nextToWrite = 0
     private var inFlight = 0
     /// How many items there are, once the input has ended (a read failure is the last item).
@@ -99,32 +99,25 @@ final class OrderedPipeline: @unchecked Sendable {
         }
     }
 
-    /// Chunk `sequence` has written `result.output` so far (PartSink): the writer takes it as a
-    /// part when the chunk is next to be written; a chunk ahead keeps it within `aheadLimit`,
-    /// else waits for its turn.
+    /// Chunk `sequence` has written `result.output` so far (PartSink): it becomes a part once
+    /// the chunk's earlier parts are written, if the chunk is next to be written, or else within
+    /// `aheadLimit`; until then the worker waits.
     private func offer(_ result: ChunkResult, sequence: Int, bytesRead: Int) -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while true {
-            if sequence == nextToWrite {
-                held -= aheadOffered.removeValue(forKey: sequence) ?? 0
-                if part == nil {
-                    part = .result(result.takePart(), bytesRead: bytesRead)
-                    condition.broadcast()
-                    return ChunkResult.partSize
-                }
-            } else {
-                held += result.output.count - (aheadOffered.updateValue(result.output.count, forKey: sequence) ?? 0)
-                if held <= OrderedPipeline.aheadLimit { return result.output.count + ChunkResult.partSize }
-            }
+        while sequence == nextToWrite ? parts[sequence] != nil : held + result.output.count > OrderedPipeline.aheadLimit {
             condition.wait()
         }
+        let part = result.takePart()
+        held += part.output.count
+        parts[sequence, default: []].append(.result(part, bytesRead: bytesRead))
+        condition.broadcast()
+        return ChunkResult.partSize
     }
 
     private func finish(_ sequence: Int, _ item: Item) {
         condition.lock()
         finished[sequence] = item
-        held -= aheadOffered.removeValue(forKey: sequence) ?? 0
         if case .result(let result, _) = item { held += result.output.count }
         condition.broadcast()
         condition.unlock()
@@ -143,8 +136,10 @@ final class OrderedPipeline: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let item = part {
-                part = nil
+            if var waiting = parts.removeValue(forKey: nextToWrite) {
+                let item = waiting.removeFirst()
+                if !waiting.isEmpty { parts[nextToWrite] = waiting }
+                if case .result(let part, _) = item { held -= part.output.count }
                 condition.broadcast()
                 return item
             }

@@ -111,7 +111,7 @@ final class OrderedPipeline: @unchecked Sendable {
         let part = result.takePart()
         held += part.output.count
         parts[sequence, default: []].append(.result(part, bytesRead: bytesRead))
-        condition.broadcast()
+        if sequence == nextToWrite { condition.broadcast() }  // else no one waits for it
         return ChunkResult.partSize
     }
 

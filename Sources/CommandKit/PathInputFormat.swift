@@ -44,13 +44,19 @@ public enum PathInputFormat: Sendable, Equatable {
     /// Calls `body` with each Feature in the record.
     @inline(__always)
     public func readFeatures(_ record: UnsafeBufferPointer<UInt8>, _ body: (Feature) throws -> Void) throws {
+        try readFeatures(record) { feature, _ in try body(feature) }
+    }
+
+    /// Calls `body` with each Feature in the record, and whether it is the record's last.
+    @inline(__always)
+    public func readFeatures(_ record: UnsafeBufferPointer<UInt8>, _ body: (Feature, _ isLast: Bool) throws -> Void) throws {
         switch self {
         case .geoJSON:
             try GeoJSONReader.readFeatures(record, body)
         case .polyline(let precision):
-            try body(Feature(geometry: .path(try PathInputFormat.path(ofPolylineRecord: record, precision: precision))))
+            try body(Feature(geometry: .path(try PathInputFormat.path(ofPolylineRecord: record, precision: precision))), true)
         case .text:
-            try body(Feature(geometry: .path(try PathInputFormat.path(ofTextRecord: record))))
+            try body(Feature(geometry: .path(try PathInputFormat.path(ofTextRecord: record))), true)
         }
     }
 

@@ -8,6 +8,13 @@ public enum GeoJSONReader {
     /// Calls `body` with each Feature of the record, in order.
     public static func readFeatures(_ bytes: UnsafeBufferPointer<UInt8>,
                                     _ body: (Feature) throws -> Void) throws {
+        try readFeatures(bytes) { feature, _ in try body(feature) }
+    }
+
+    /// Calls `body` with each Feature of the record, in order, and whether it is the record's
+    /// last (the whole record is read before the first call).
+    public static func readFeatures(_ bytes: UnsafeBufferPointer<UInt8>,
+                                    _ body: (Feature, _ isLast: Bool) throws -> Void) throws {
         var scanner = JSONScanner(bytes)
         guard scanner.peek() == UInt8(ascii: "{") else {
             guard let first = scanner.peek() else { throw JSONError("empty record", at: 0) }
@@ -24,15 +31,15 @@ public enum GeoJSONReader {
         try scanner.expectEnd()
         switch object.type {
         case .feature:
-            try body(try object.feature())
+            try body(try object.feature(), true)
         case .featureCollection:
             guard let features = object.features else { throw BadRecord("FeatureCollection without \"features\"") }
-            for feature in features { try body(feature) }
+            for (index, feature) in features.enumerated() { try body(feature, index == features.count - 1) }
         default:
             // A bare geometry: its own bytes (bbox, altitudes, foreign members) pass through.
             var feature = Feature(geometry: try object.geometry())
             feature.geometryBytes = start..<end
-            try body(feature)
+            try body(feature, true)
         }
     }
 

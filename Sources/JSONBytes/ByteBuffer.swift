@@ -17,7 +17,25 @@ public final class ByteBuffer {
         base = ByteBuffer.resize(nil, to: self.capacity)
     }
 
+    /// A buffer made of storage that another one handed over (`takeBytes`).
+    private init(adopting base: UnsafeMutablePointer<UInt8>, capacity: Int, count: Int) {
+        self.base = base
+        self.capacity = capacity
+        self.count = count
+    }
+
     deinit { free(base) }
+
+    /// Hands the bytes written so far over to a new buffer, without copying them, and goes on
+    /// empty, with room for `capacity` bytes: what was written can be written out while more is
+    /// written here (anyone holding this buffer writes on into the fresh storage).
+    public func takeBytes(leaving capacity: Int) -> ByteBuffer {
+        let taken = ByteBuffer(adopting: base, capacity: self.capacity, count: count)
+        self.capacity = max(capacity, 64)
+        base = ByteBuffer.resize(nil, to: self.capacity)
+        count = 0
+        return taken
+    }
 
     public var isEmpty: Bool { count == 0 }
 

@@ -356,9 +356,10 @@ func lastIndex(of byte: UInt8, in start: UnsafeMutablePointer<UInt8>, _ count: I
 struct OutputRatio {
     private var ratio = 0.0
 
+    /// Takes in a chunk's last part (the parts before it have no input bytes).
     mutating func record(_ result: ChunkResult) {
         guard result.bytes > 0 else { return }
-        ratio = max(Double(result.output.count) / Double(result.bytes), ratio * 0.9)
+        ratio = max(Double(result.outputBefore + result.output.count) / Double(result.bytes), ratio * 0.9)
     }
 
     var chunkSize: Int {

@@ -5,15 +5,33 @@
 /// with a reader thread of its own, every input byte was written by one core and read by
 /// another (decode and encode used 4-5 % more CPU that way). At most `limit` chunks are in
 /// flight (read but not yet written), which keeps memory flat whatever the input size.
+///
+/// Output is bounded too, whatever a record writes. Every worker hands its chunk's output over
+/// in parts of about `ChunkResult.partSize` as it grows (`offer`): the worker on the chunk next
+/// to be written with one part at most waiting for the writer, workers ahead of it while the
+/// parts and finished chunks waiting come to at most `aheadLimit` bytes, after which they wait
+/// for their turn. Records that each write megabytes (spans --split under a short pattern) had
+/// piled up whole in finished chunks behind a slow one; in parts, no buffer grows past the
+/// part size (or one record's output, until that record commits).
 final class OrderedPipeline: @unchecked Sendable {
     enum Item {
+        /// A chunk's result, or a part of it handed over before the chunk was done.
         case result(ChunkResult, bytesRead: Int)
         case failure(RunFailure)
     }
 
+    /// Output that may wait for the writer. Less makes workers ahead wait more often: on 2,000
+    /// corpus paths under spans --split at 5 km with -j2, they waited 5.6 s in all (of 21 s of
+    /// work) at 1 MiB, 2.0 s at 2 MiB, 0.1 s at 4 MiB, none at 8 MiB (bench/README.md, Memory).
+    static let aheadLimit = 8 * ChunkReader.outputPerChunk
+
     /// Guards the results and the flow control below.
     private let condition = Monitor()
     private var finished: [Int: Item] = [:]
+    /// Parts of chunks not done yet, by sequence, in order.
+    private var parts: [Int: [Item]] = [:]
+    /// Output bytes in `finished` and `parts`.
+    private var held = 0
     private var nextToWrite = 0
     private var inFlight = 0
     /// How many items there are, once the input has ended (a read failure is the last item).
@@ -63,7 +81,7 @@ final class OrderedPipeline: @unchecked Sendable {
 
             switch item {
             case .success(let chunk?):
-                let result = processor.process(chunk)
+                let result = processor.process(chunk) { [self] in offer($0, sequence: sequence, bytesRead: bytesRead) }
                 finish(sequence, .result(result, bytesRead: bytesRead))
             case .success(nil):
                 condition.lock()
@@ -81,9 +99,26 @@ final class OrderedPipeline: @unchecked Sendable {
         }
     }
 
+    /// Chunk `sequence` has written `result.output` so far (PartSink): it becomes a part once
+    /// the chunk's earlier parts are written, if the chunk is next to be written, or else within
+    /// `aheadLimit`; until then the worker waits.
+    private func offer(_ result: ChunkResult, sequence: Int, bytesRead: Int) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while sequence == nextToWrite ? parts[sequence] != nil : held + result.output.count > OrderedPipeline.aheadLimit {
+            condition.wait()
+        }
+        let part = result.takePart()
+        held += part.output.count
+        parts[sequence, default: []].append(.result(part, bytesRead: bytesRead))
+        if sequence == nextToWrite { condition.broadcast() }  // else no one waits for it
+        return ChunkResult.partSize
+    }
+
     private func finish(_ sequence: Int, _ item: Item) {
         condition.lock()
         finished[sequence] = item
+        if case .result(let result, _) = item { held += result.output.count }
         condition.broadcast()
         condition.unlock()
     }
@@ -101,10 +136,18 @@ final class OrderedPipeline: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
+            if var waiting = parts.removeValue(forKey: nextToWrite) {
+                let item = waiting.removeFirst()
+                if !waiting.isEmpty { parts[nextToWrite] = waiting }
+                if case .result(let part, _) = item { held -= part.output.count }
+                condition.broadcast()
+                return item
+            }
             if let item = finished.removeValue(forKey: nextToWrite) {
                 nextToWrite += 1
                 inFlight -= 1
                 if case .result(let result, _) = item {
+                    held -= result.output.count
                     ratio.record(result)
                     chunkSize = ratio.chunkSize
                 }

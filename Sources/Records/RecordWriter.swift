@@ -9,11 +9,25 @@ public struct RecordWriter {
     public let framing: OutputFraming
     /// Writes GeoJSON with the run's `--digits`.
     public let geoJSON: GeoJSONWriter
+    let flow: OutputFlow
 
-    init(buffer: ByteBuffer, framing: OutputFraming, decimals: Int?) {
+    init(buffer: ByteBuffer, framing: OutputFraming, decimals: Int?, flow: OutputFlow) {
         self.buffer = buffer
         self.framing = framing
         geoJSON = GeoJSONWriter(decimals: decimals)
+        self.flow = flow
+    }
+
+    /// Says that the record being handled can no longer fail: nothing the handler does for it
+    /// after this throws. Its output so far and from now on may then be written out before the
+    /// record ends, output record by output record, so that a record that writes much (spans
+    /// --split: thousands of Features) is not held whole in memory. Without it a record's output
+    /// is held until the record succeeds, so that a record that fails writes nothing. A record
+    /// that holds several features (a FeatureCollection) commits only in its last one.
+    public func commit() {
+        guard flow.mayCommit else { return }
+        flow.committed = true
+        flow.mayHandOut()
     }
 
     /// Opens one output record: an RS for RFC 8142 sequences, a comma inside a collection (the
@@ -28,7 +42,10 @@ public struct RecordWriter {
     }
 
     @inline(__always)
-    public func endRecord() { buffer.append(UInt8(ascii: "\n")) }
+    public func endRecord() {
+        buffer.append(UInt8(ascii: "\n"))
+        if flow.committed { flow.mayHandOut() }
+    }
 
     /// Writes one Feature as a whole output record.
     public func write(_ feature: Feature, from source: UnsafeBufferPointer<UInt8>,

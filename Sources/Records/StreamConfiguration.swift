@@ -16,7 +16,8 @@ public struct StreamConfiguration: Sendable {
     public var decimals: Int? = nil
     /// Show the progress line.
     public var progress = false
-    /// Instead of a file: the ordered output handed to this, chunk by chunk, on the thread that
+    /// Instead of a file: the ordered output handed to this, chunk by chunk (or a chunk in parts,
+    /// each whole output records, when its output grows large), on the thread that
     /// runs the stream (a command whose handlers prepare records that one thread must use in
     /// order: geo render draws them).
     public var consumer: (@Sendable (UnsafeBufferPointer<UInt8>) -> Void)? = nil

@@ -58,10 +58,23 @@ public struct StreamRunner {
         if options.jobs <= 1 {
             var ratio = OutputRatio()
             while let chunk = try reader.next() {
-                let result = processor.process(chunk)
+                // Output that grows large is written in parts as it comes (ChunkProcessor).
+                let bytesRead = reader.bytesRead
+                var failure: RunFailure?, stopped = false
+                let result = processor.process(chunk) { result in
+                    do throws(RunFailure) {
+                        if try writer.consume(result.takePart(), bytesRead: bytesRead) { return ChunkResult.partSize }
+                        stopped = true
+                    } catch {
+                        failure = error
+                    }
+                    return nil
+                }
+                if let failure { throw failure }
+                if stopped { return }
                 ratio.record(result)
                 reader.chunkSize = ratio.chunkSize
-                guard try writer.consume(result, bytesRead: reader.bytesRead) else { return }
+                guard try writer.consume(result, bytesRead: bytesRead) else { return }
             }
             return
         }

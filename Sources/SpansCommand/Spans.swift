@@ -127,13 +127,13 @@ public struct SpansHandler: RecordHandler {
     let width: Double?
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
-        try input.readFeatures(record) { feature in
+        try input.readFeatures(record) { feature, isLast in
             let path = try Geometry.singlePath(of: feature.geometry, along: "for spans to run along")
             try model.validate(path)
             let cumulative = model.cumulativeLengths(of: path)
             try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,
                                   advice: "use a longer --length for this path")
-            let spans = request.resolve(cumulative: cumulative)
+            let spans = request.resolve(cumulative: cumulative), styles = request.styles
             guard split, !spans.isEmpty else {
                 // Without --split, or with no spans to draw (a path of no length): the record
                 // itself, saying so, rather than nothing. The list is written as JSON text span
@@ -143,21 +143,25 @@ public struct SpansHandler: RecordHandler {
                 list.append(UInt8(ascii: "["))
                 for (index, span) in spans.enumerated() {
                     if index > 0 { list.append(UInt8(ascii: ",")) }
-                    output.geoJSON.write(.object([("style", .string(span.name)), ("segments", .number(span.segments))]), to: list)
+                    output.geoJSON.write(.object([("style", .string(styles[span.styleIndex].name)), ("segments", .number(span.segments))]), to: list)
                 }
                 list.append(UInt8(ascii: "]"))
                 output.write(feature, from: record, adding: [("spans", .raw(list.string))])
                 return
             }
-            try RecordLimit.check(Double(positionCount(spans, path: path)), "points in its pieces",
+            try RecordLimit.check(Double(positionCount(spans, styles: styles, path: path)), "points in its pieces",
                                   advice: "use longer spans for this path")
+            // Nothing below throws: the pieces (megabytes for a long path under a short
+            // pattern) may be written out as they come rather than held until the record ends.
+            if isLast { output.commit() }
             var start = 0.0
             for (index, span) in spans.enumerated() {
                 let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
-                for piece in pieces(of: span, from: start, to: end, path: path, cumulative: cumulative) {
+                let (name, style) = styles[span.styleIndex]
+                for piece in pieces(of: style, from: start, to: end, path: path, cumulative: cumulative) {
                     // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
-                    var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(span.name)),
-                                                        ("stroke", .string(piece.colour?.hex ?? span.name))]
+                    var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(name)),
+                                                        ("stroke", .string(piece.colour?.hex ?? name))]
                     if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
                     if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
                     if let width { added.append(("stroke-width", .number(width))) }
@@ -170,13 +174,13 @@ public struct SpansHandler: RecordHandler {
 
     /// How many positions the pieces of `spans` hold: each piece's ends and the path's vertices
     /// inside it (every vertex ends a piece of a gradient), counted before any piece is built.
-    func positionCount(_ spans: [ResolvedSpan], path: Path) -> Int {
+    func positionCount(_ spans: [ResolvedSpan], styles: [(name: String, style: Style)], path: Path) -> Int {
         var count = 0
         var start = 0.0
         for (index, span) in spans.enumerated() {
             let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
             let inside = max(0, Int(end.rounded(.up)) - Int(start.rounded(.down)) - 1)
-            if case .gradient = span.style { count += 2 * (inside + 1) } else { count += inside + 2 }
+            if case .gradient = styles[span.styleIndex].style { count += 2 * (inside + 1) } else { count += inside + 2 }
             start = end
         }
         return count
@@ -191,7 +195,7 @@ public struct SpansHandler: RecordHandler {
 
     /// The span's stretch of the path, [start, end] in fractional segment indices: one piece, or
     /// for a gradient one piece per edge, its colours interpolated by length along the span.
-    func pieces(of span: ResolvedSpan, from start: Double, to end: Double, path: Path, cumulative: [Double]) -> [Piece] {
+    func pieces(of style: Style, from start: Double, to end: Double, path: Path, cumulative: [Double]) -> [Piece] {
         var points: [(position: Position, distance: Double)] = [point(at: start, path: path, cumulative: cumulative)]
         var vertex = Int(start.rounded(.down)) + 1
         while Double(vertex) < end {
@@ -199,7 +203,7 @@ public struct SpansHandler: RecordHandler {
             vertex += 1
         }
         if end > start { points.append(point(at: end, path: path, cumulative: cumulative)) }
-        switch span.style {
+        switch style {
         case .solid(let colour):
             return [Piece(path: points.map(\.position), colour: colour)]
         case .sprite, .texture:

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import dec, ndjson, run
+from conftest import dec, geo_bin, ndjson, run
 
 SDK_R = 6371009.0           # kGMSEarthRadius
 WGS84_A = 6378137.0
@@ -1045,3 +1045,49 @@ def test_split_collection_for_viewers(tmp_path):
     assert full.returncode == 0, full.stderr
     strokes = re.findall(r"^\s+stroke \(String\) = (\S+)$", full.stdout, re.M)
     assert strokes == [f["properties"]["stroke"] for f in fc["features"]]
+
+
+# --- long paths under a short pattern: bounded memory (issue 15) ------------------------------
+
+SPLIT_5KM = ["spans", "--split", "--style", "red", "--style", "gradient(red,blue)", "--length", "5000"]
+
+
+def _world_tour(turn):
+    """200 vertices, 3.4 times round the world (~135,000 km, like the corpus' longest path): about
+    27,000 spans of 5 km, 6.5 MB of pieces."""
+    return [[round(wrap180(-179 + i * 6.2 + turn), 6), round(20 * math.sin(i / 5 + turn), 6)] for i in range(200)]
+
+
+def _peak_run(args, source, target):
+    """Runs geo ARGS SOURCE > TARGET; (exit status, stderr, peak RSS in kB)."""
+    with open(target, "wb") as out:
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M", geo_bin(), *args, str(source)], stdout=out,
+                              stderr=subprocess.PIPE, timeout=300)
+    err = proc.stderr.decode()
+    return proc.returncode, err, int(err.split()[-1])
+
+
+def test_split_of_long_paths_stays_under_32_mb_and_a_bad_feature_writes_nothing(tmp_path):
+    # Each long path writes ~7 MB of pieces: geo writes them out as it goes (a record commits once
+    # nothing can fail) instead of holding whole records, with -j1 and -j2 alike (it held 48 and
+    # 63 MB before).
+    tours = [feature(_world_tour(turn), turn) for turn in range(6)]
+    (tmp_path / "plain.ndjson").write_bytes(ndjson(tours))
+    plain = {}
+    for jobs in ("1", "2"):
+        rc, err, peak_kb = _peak_run(SPLIT_5KM + ["-j", jobs], tmp_path / "plain.ndjson", tmp_path / "plain.out")
+        assert rc == 0, err
+        assert peak_kb < 32 * 1024, f"-j{jobs}: peak RSS {peak_kb} kB"
+        plain[jobs] = (tmp_path / "plain.out").read_bytes()
+    assert len(plain["1"]) > 6 * 6_000_000
+    assert plain["1"] == plain["2"]
+    # The collection's long path is written before its Polygon fails: the first pass over the
+    # collection takes that back whole (a feature that is not the last does not commit), and the
+    # retry feature by feature keeps the path alone.
+    polygon = {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 0]]]}}
+    (tmp_path / "in.ndjson").write_bytes(ndjson(tours[:2] + [{"type": "FeatureCollection", "features": [tours[2], polygon]}] + tours[3:]))
+    for jobs in ("1", "2"):
+        rc, err, _ = _peak_run(SPLIT_5KM + ["-j", jobs], tmp_path / "in.ndjson", tmp_path / "in.out")
+        assert rc == 65, err
+        assert "in.ndjson:3: features[1]: a Polygon is not a path" in err, err
+        assert (tmp_path / "in.out").read_bytes() == plain["1"], f"-j{jobs}"

@@ -75,6 +75,59 @@ final class FramingTests: XCTestCase {
         XCTAssertEqual(failures, Array(stride(from: 1, through: 5000, by: 97)))
     }
 
+    /// Writes COUNT lines of 100-odd bytes for `many COUNT` (after committing), `late COUNT` (then
+    /// fails) and `small COUNT`.
+    struct Spill: RecordHandler {
+        var readsJSON: Bool { false }
+        func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
+            let words = String(decoding: record, as: UTF8.self).split(separator: " ")
+            if words[0] == "many" { output.commit() }
+            for index in 0..<Int(words[1])! {
+                output.beginRecord()
+                output.buffer.append("\(words[0]) \(index) " + String(repeating: "x", count: 100))
+                output.endRecord()
+            }
+            if words[0] == "late" { throw Echo.Bad() }
+        }
+    }
+
+    /// What the stream runner hands its consumer.
+    final class Pieces: @unchecked Sendable {
+        var bytes: [UInt8] = []
+        var largest = 0
+    }
+
+    /// A record that writes megabytes leaves in parts as it writes them once it has committed,
+    /// and a record that fails, however much it wrote, writes nothing; the output is the same
+    /// for every --jobs.
+    func testLargeOutputLeavesInPartsAndAFailedRecordWritesNothing() throws {
+        var input: [String] = []
+        for round in 0..<3 { input += ["small 3", "many 40000", "late 30000", "small \(round)", "many 25000", "many 1"] }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geo-parts-\(UUID()).txt").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(input.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var expected = ""
+        for record in input where !record.hasPrefix("late") {
+            let words = record.split(separator: " ")
+            for index in 0..<Int(words[1])! { expected += "\(words[0]) \(index) " + String(repeating: "x", count: 100) + "\n" }
+        }
+        let line = 120
+        for jobs in [1, 2, 3] {
+            let pieces = Pieces()
+            var options = StreamConfiguration()
+            options.inputs = [path]
+            options.jobs = jobs
+            options.consumer = { bytes in
+                pieces.bytes += bytes
+                pieces.largest = max(pieces.largest, bytes.count)
+            }
+            XCTAssertEqual(StreamRunner(command: "spill", options: options, handler: Spill()).run(), .dataError)
+            XCTAssertEqual(String(decoding: pieces.bytes, as: UTF8.self), expected, "--jobs \(jobs)")
+            // Every worker hands its output over in parts, whether or not it is the one written.
+            XCTAssertLessThanOrEqual(pieces.largest, ChunkResult.firstPartSize + line, "--jobs \(jobs)")
+        }
+    }
+
     func testEmptyInputAndNoFinalNewline() throws {
         XCTAssertEqual(try records([]).output, "")
         XCTAssertEqual(try records(Array("\n\n".utf8)).output, "")

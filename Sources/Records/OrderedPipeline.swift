@@ -20,9 +20,10 @@ final class OrderedPipeline: @unchecked Sendable {
         case failure(RunFailure)
     }
 
-    /// Output that may wait for the writer. Less makes workers ahead wait more often: on 2,000
-    /// corpus paths under spans --split at 5 km with -j2, they waited 5.6 s in all (of 21 s of
-    /// work) at 1 MiB, 2.0 s at 2 MiB, 0.1 s at 4 MiB, none at 8 MiB (bench/README.md, Memory).
+    /// Output that may wait for the writer. Less makes workers ahead wait more often: on 5,000
+    /// corpus paths under spans --split at 5 km with -j2, they waited 15 s in all (of ~52 s of
+    /// work, on a loaded machine) at 2 MiB, 10 s at 3 MiB, 5 s at 4 MiB, 0.3 s at 8 MiB, which
+    /// peaked 2 MB higher (bench/README.md, Memory, step 5).
     static let aheadLimit = 8 * ChunkReader.outputPerChunk
 
     /// Guards the results and the flow control below.

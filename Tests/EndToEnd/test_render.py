@@ -382,14 +382,15 @@ def test_unknown_and_path_like_stamps_are_bad_records(tmp_path):
     assert rc == 66 and "missing.png" in err and not (tmp_path / "m.png").exists()
 
 
-def test_z_index_then_input_order(tmp_path):
+@pytest.mark.parametrize("width", [20, 10])  # 20: cairo strokes it; 10: geo's line rasterizer does
+def test_z_index_then_input_order(tmp_path, width):
     across, down = [[-1, 0], [1, 0]], [[0, -1], [0, 1]]
-    records = [feature("LineString", across, stroke="red", zIndex=2, **{"stroke-width": 20}),
-               feature("LineString", down, stroke="blue", **{"stroke-width": 20}),
-               feature("LineString", [[-1, 0.5], [1, 0.5]], stroke="#00ff00", **{"z-index": -1, "stroke-width": 20}),
-               feature("LineString", [[0.5, -1], [0.5, 1]], stroke="black", **{"stroke-width": 20}),
-               feature("LineString", [[-1, -0.5], [1, -0.5]], stroke="yellow", zIndex=2, **{"stroke-width": 20}),
-               feature("LineString", [[-0.5, -1], [-0.5, 1]], stroke="#ff00ff", zIndex=2, **{"stroke-width": 20})]
+    records = [feature("LineString", across, stroke="red", zIndex=2, **{"stroke-width": width}),
+               feature("LineString", down, stroke="blue", **{"stroke-width": width}),
+               feature("LineString", [[-1, 0.5], [1, 0.5]], stroke="#00ff00", **{"z-index": -1, "stroke-width": width}),
+               feature("LineString", [[0.5, -1], [0.5, 1]], stroke="black", **{"stroke-width": width}),
+               feature("LineString", [[-1, -0.5], [1, -0.5]], stroke="yellow", zIndex=2, **{"stroke-width": width}),
+               feature("LineString", [[-0.5, -1], [-0.5, 1]], stroke="#ff00ff", zIndex=2, **{"stroke-width": width})]
     for args in ([], ["--bbox", "-1.2,-1.2,1.2,1.2"]):
         image, _ = render(tmp_path, records, args + ["--size", "400x400"])
         fit = box_fit(-1.2, -1.2, 1.2, 1.2, 400, 400) if args else mercator_fit([[-1, -1], [1, 1]], 400, 400)
@@ -404,6 +405,22 @@ def test_background_none_is_transparent(tmp_path):
     assert image.getpixel((1, 1))[3] == 0
     image, _ = render(tmp_path, [feature("Point", [0, 0])], ["--background", "#102030", "--size", "50x50"])
     assert image.getpixel((1, 1)) == (16, 32, 48, 255)
+
+
+def test_lines_on_a_transparent_background_match_cairos(tmp_path):
+    """geo's line rasterizer composites onto a transparent picture as cairo does (premultiplied
+    source over): half-transparent lines crossing, the PNG against cairo's SVG."""
+    records = [feature("LineString", [[-1, -1], [1, 1]], stroke="#ff0000", **{"stroke-width": 8, "stroke-opacity": 0.5}),
+               feature("LineString", [[-1, 1], [1, -1]], stroke="#0000ff", **{"stroke-width": 3, "stroke-opacity": 0.6})]
+    args = ["--background", "none", "--bbox", "-1.2,-1.2,1.2,1.2", "--size", "200x200"]
+    png, _ = render(tmp_path, records, args, fmt="png", name="geo")
+    svg, _ = render(tmp_path, records, args, fmt="svg", name="cairo")
+    fit = box_fit(-1.2, -1.2, 1.2, 1.2, 200, 200)
+    for lon, lat in [(0.5, 0.5), (-0.5, 0.5), (0, 0), (1.15, -1.15)]:
+        a, b = px(png, fit, lon, lat), px(svg, fit, lon, lat)
+        assert all(abs(x - y) <= 3 for x, y in zip(a, b)), ((lon, lat), a, b)
+    assert px(png, fit, 0.5, 0.5)[3] in range(126, 130)  # half opaque red alone
+    assert px(png, fit, 1.15, -1.15)[3] == 0  # nothing there
 
 
 def test_graticule_meridians_and_parallels(tmp_path):

@@ -78,10 +78,14 @@ public enum PathInputFormat: Sendable, Equatable {
     public static func scaledPath(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> ScaledPath {
         try withPolylineText(of: record) { text in
             var path = ScaledPath(scale: precision)
-            path.integers.reserveCapacity(text.count / 2)
-            try decode(text, precision: precision) { latitude, longitude in
-                path.integers.append(longitude)
-                path.integers.append(latitude)
+            path.integers = try Array(unsafeUninitializedCapacity: Polyline.valueCountBound(text)) { buffer, count in
+                count = try Polyline.decodeIntoPairs(text, buffer.baseAddress!)
+            }
+            let limit = 90 * Int64(Polyline.scale(precision))
+            var index = 1
+            while index < path.integers.count {
+                if path.integers[index].magnitude > limit { throw latitudeOutOfRange(path.integers[index], precision: precision) }
+                index += 2
             }
             return path
         }
@@ -110,9 +114,11 @@ public enum PathInputFormat: Sendable, Equatable {
             if latitude.magnitude > limit && outOfRange == nil { outOfRange = latitude }
             body(latitude, longitude)
         }
-        if let outOfRange {
-            throw BadRecord("decoded latitude \(number: Double(outOfRange) / Polyline.scale(precision)) is outside [-90, 90] (is --precision \(precision) right?)")
-        }
+        if let outOfRange { throw latitudeOutOfRange(outOfRange, precision: precision) }
+    }
+
+    static func latitudeOutOfRange(_ latitude: Int64, precision: Int) -> BadRecord {
+        BadRecord("decoded latitude \(number: Double(latitude) / Polyline.scale(precision)) is outside [-90, 90] (is --precision \(precision) right?)")
     }
 
     /// `51.5,-0.12 48.85,2.35`: pairs of latitude and longitude separated by white space.

@@ -207,16 +207,7 @@ public struct GeoJSONWriter {
             out.append("]}")
         default:
             out.append("{\"type\":\"LineString\",\"coordinates\":[")
-            var index = 0
-            while index < path.integers.count {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "["))
-                out.appendScaled(path.integers[index], scale: path.scale, decimals: decimals)
-                out.append(UInt8(ascii: ","))
-                out.appendScaled(path.integers[index + 1], scale: path.scale, decimals: decimals)
-                out.append(UInt8(ascii: "]"))
-                index += 2
-            }
+            path.integers.withUnsafeBufferPointer { out.appendScaledPairs($0, scale: path.scale, decimals: decimals) }
             out.append("]}")
         }
     }

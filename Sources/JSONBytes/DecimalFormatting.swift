@@ -193,6 +193,65 @@ private let digitPairs: StaticString = """
     8081828384858687888990919293949596979899
     """
 
+/// The eight decimal digits of `value` (under 10^8, zero-padded), one a byte, the first digit
+/// in the lowest byte, as values 0...9 (add 0x30 to each for ASCII): in 64-bit lanes, with
+/// multiplications by reciprocals that are exact for these ranges (10486 / 2^20 for / 100 under
+/// 10^4, 103 / 2^10 for / 10 under 100). After Paul Khuong's "SWAR itoa".
+@inline(__always)
+func digitValues(_ value: UInt64) -> UInt64 {
+    // Lanes of 32 bits: the first four digits, the last four.
+    let halves = (value / 10_000) | ((value % 10_000) << 32)
+    // Lanes of 16 bits: two digits each.
+    let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F
+    let pairs = ((halves &- hundreds &* 100) << 16) &+ hundreds
+    // Bytes: one digit each.
+    let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+    return tens &+ ((pairs &- tens &* 10) << 8)
+}
+
+/// Writes `integerPart.fraction` with `scale` fraction digits at `at`, trailing zeros dropped
+/// (and the point with them when the fraction is 0), `-` first when `negative`; returns where it
+/// ends. For an integer part under 10^8 and at most 16 fraction digits: every coordinate and
+/// nearly every number geo prints. Digits go eight at a time (`digitValues`), written as whole
+/// words, some bytes past the end, and then counted in: no branch depends on how many digits a
+/// number has. The loops that looked for the first digit and the last non-zero one mispredicted
+/// on every other coordinate. Needs 40 bytes of room.
+@inline(__always)
+func writeScaled(negative: Bool, _ integerPart: UInt64, _ fraction: UInt64, scale: Int,
+                 at start: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    let zeros: UInt64 = 0x3030_3030_3030_3030
+    var at = start
+    at.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
+    at += negative ? 1 : 0
+    // Leading zero digits are the low bytes that are 0; one digit is always written.
+    let integerDigits = digitValues(integerPart)
+    let leading = min(integerDigits.trailingZeroBitCount / 8, 7)
+    at.storeBytes(of: (integerDigits &>> UInt64(8 * leading)) | zeros, as: UInt64.self)
+    at += 8 - leading
+    at.storeBytes(of: UInt8(ascii: "."), as: UInt8.self)
+    // The fraction's `scale` digits, then how many remain once trailing zeros are dropped.
+    let significant: Int
+    if scale <= 8 {
+        let digits = digitValues(fraction) >> UInt64(8 * (8 - scale))
+        (at + 1).storeBytes(of: digits | zeros, as: UInt64.self)
+        significant = (71 - digits.leadingZeroBitCount) / 8
+    } else {
+        let high = digitValues(fraction / 100_000_000) &>> UInt64(8 * (16 - scale))
+        let low = digitValues(fraction % 100_000_000)
+        (at + 1).storeBytes(of: high | zeros, as: UInt64.self)
+        (at + 1 + scale - 8).storeBytes(of: low | zeros, as: UInt64.self)
+        significant = low != 0 ? scale - 8 + (71 - low.leadingZeroBitCount) / 8 : (71 - high.leadingZeroBitCount) / 8
+    }
+    return at + (significant == 0 ? 0 : significant + 1)
+}
+
+private extension UInt16 {
+    /// Two ASCII characters as they lie in memory (little-endian).
+    init(ascii2 text: StaticString) {
+        self = UInt16(text.utf8Start[0]) | UInt16(text.utf8Start[1]) << 8
+    }
+}
+
 extension ByteBuffer {
     /// Writes the `length` lowest decimal digits of `value` at `start`, zero-padded on the left.
     @inline(__always)
@@ -236,6 +295,9 @@ extension ByteBuffer {
         let unit = powerOfTenInteger(scale)
         let integerPart = magnitude / unit
         let fraction = magnitude % unit
+        if integerPart < 100_000_000 && scale <= 16 {
+            return appendScaledInWords(negative: negative && magnitude != 0, integerPart, fraction, scale: scale)
+        }
         // Zero prints as 0 whatever its sign (-0.0, or -0.00001 rounded to 4 decimals).
         if negative && magnitude != 0 { append(UInt8(ascii: "-")) }
         appendDigits(integerPart)
@@ -246,6 +308,62 @@ extension ByteBuffer {
         var length = scale
         while start[length] == UInt8(ascii: "0") { length -= 1 }
         count += length + 1
+    }
+
+    /// `integerPart.fraction` with `scale` fraction digits, for an integer part under 10^8 and
+    /// at most 16 fraction digits (`writeScaled`).
+    @inline(__always)
+    func appendScaledInWords(negative: Bool, _ integerPart: UInt64, _ fraction: UInt64, scale: Int) {
+        let end = writeScaled(negative: negative, integerPart, fraction, scale: scale, at: UnsafeMutableRawPointer(reserve(40)))
+        count = base.distance(to: end.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// `[x,y],[x,y],...` for pairs of scaled integers (`integer / 10^scale`, as `appendScaled`
+    /// prints each one), in one loop that writes through a local pointer: no room check and no
+    /// stored count per number. The pairs of a decoded path are most of `geo decode`'s output.
+    public func appendScaledPairs(_ integers: UnsafeBufferPointer<Int64>, scale: Int, decimals: Int?) {
+        // Precision 5 (Google's) and 6 (OSRM's, Valhalla's) get loops of their own, where 10^scale
+        // is a constant: its divisions become multiplications.
+        switch (scale, decimals) {
+        case (5, nil): appendScaledPairs(integers, constantScale: 5, decimals: nil)
+        case (6, nil): appendScaledPairs(integers, constantScale: 6, decimals: nil)
+        default: appendScaledPairs(integers, constantScale: scale, decimals: decimals)
+        }
+    }
+
+    @inline(__always)
+    private func appendScaledPairs(_ integers: UnsafeBufferPointer<Int64>, constantScale scale: Int, decimals: Int?) {
+        let unit = powerOfTenInteger(min(scale, 19))
+        // Past 15 digits a number prints through its double; past 10^8 its integer part does not
+        // fit a word: both go the general way, as does rounding to `decimals`.
+        let fastLimit = scale <= 16 && decimals == nil ? min(unit.multipliedReportingOverflow(by: 100_000_000).overflow ? .max : unit * 100_000_000, 1_000_000_000_000_000) : 0
+        let pairsPerBatch = 256
+        var index = 0
+        while index < integers.count {
+            let end = min(integers.count, index + 2 * pairsPerBatch)
+            var at = UnsafeMutableRawPointer(reserve((end - index) / 2 * (2 * 40 + 3)))
+            while index < end {
+                let x = integers[index], y = integers[index + 1]
+                guard x.magnitude < fastLimit && y.magnitude < fastLimit else { break }
+                at.storeBytes(of: UInt8(ascii: "["), as: UInt8.self)
+                at = writeScaled(negative: x < 0, x.magnitude / unit, x.magnitude % unit, scale: scale, at: at + 1)
+                at.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+                at = writeScaled(negative: y < 0, y.magnitude / unit, y.magnitude % unit, scale: scale, at: at + 1)
+                at.storeBytes(of: UInt16(ascii2: "],"), as: UInt16.self)
+                at += 2
+                index += 2
+            }
+            count = base.distance(to: at.assumingMemoryBound(to: UInt8.self))
+            if index < end {
+                append(UInt8(ascii: "["))
+                appendScaled(integers[index], scale: scale, decimals: decimals)
+                append(UInt8(ascii: ","))
+                appendScaled(integers[index + 1], scale: scale, decimals: decimals)
+                append("],")
+                index += 2
+            }
+        }
+        if !integers.isEmpty { count -= 1 }  // the last pair's comma
     }
 
     /// Plain positional notation: `-0.00006`, `123.4`, `10000000000000000`.

@@ -134,6 +134,53 @@ final class NumberTests: XCTestCase {
         }
     }
 
+    func testCoordinatePairsPrintAsEachNumberWould() {
+        // geo decode writes a path's pairs in one loop, eight digits a word, with loops of its own
+        // for precision 5 and 6: the text must be what appendScaled writes number by number.
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Int64] = [0, 1, -1, 9, 10, 99_999, 100_000, -100_000, 99_999_999, 100_000_000,
+                              18_000_000, -18_000_000, 999_999_999_999_999, 1_000_000_000_000_000, .max, .min]
+        for round in 0..<3_000 {
+            let scale = round < 17 * 4 ? round % 17 : Int.random(in: 0...19, using: &generator)
+            let decimals: Int? = Int.random(in: 0..<8, using: &generator) == 0 ? Int.random(in: 0...12, using: &generator) : nil
+            let integers = (0..<2 * Int.random(in: 1...300, using: &generator)).map { index -> Int64 in
+                if Int.random(in: 0..<10, using: &generator) == 0 { return edges.randomElement(using: &generator)! }
+                let bits = Int64.random(in: 1...(index % 7 == 0 ? 62 : 30), using: &generator)
+                return Int64.random(in: -(1 << bits)...(1 << bits), using: &generator)
+            }
+            let pairs = ByteBuffer(capacity: 16)
+            integers.withUnsafeBufferPointer { pairs.appendScaledPairs($0, scale: scale, decimals: decimals) }
+            let oneByOne = ByteBuffer()
+            for index in stride(from: 0, to: integers.count, by: 2) {
+                if index > 0 { oneByOne.append(UInt8(ascii: ",")) }
+                oneByOne.append(UInt8(ascii: "["))
+                oneByOne.appendScaled(integers[index], scale: scale, decimals: decimals)
+                oneByOne.append(UInt8(ascii: ","))
+                oneByOne.appendScaled(integers[index + 1], scale: scale, decimals: decimals)
+                oneByOne.append(UInt8(ascii: "]"))
+            }
+            XCTAssertEqual(pairs.string, oneByOne.string, "scale \(scale), decimals \(String(describing: decimals))")
+        }
+    }
+
+    func testScaledDigitsInWordsMatchPlainDigits() {
+        // The word-at-a-time writer against the digits Swift prints, across every digit count.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let scale = Int.random(in: 0...16, using: &generator)
+            let integerPart = UInt64.random(in: 0..<powerOfTenInteger(Int.random(in: 0...min(8, 19 - scale), using: &generator)), using: &generator)
+            let fraction = scale == 0 ? 0 : UInt64.random(in: 0..<powerOfTenInteger(Int.random(in: 0...scale, using: &generator)), using: &generator)
+            let negative = Bool.random(using: &generator)
+            let buffer = ByteBuffer()
+            buffer.appendScaled(negative: negative, magnitude: integerPart * powerOfTenInteger(scale) + fraction, scale: scale)
+            var digits = scale == 0 ? "" : String(fraction)
+            digits = String(repeating: "0", count: scale - digits.count) + digits
+            while digits.last == "0" { digits.removeLast() }
+            let sign = negative && (integerPart != 0 || fraction != 0) ? "-" : ""
+            XCTAssertEqual(buffer.string, sign + String(integerPart) + (digits.isEmpty ? "" : "." + digits))
+        }
+    }
+
     func testStringEscapingReplacesInvalidUTF8() {
         let buffer = ByteBuffer()
         let bytes: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0xFF, 0xC3, 0xA9, 0xE2, 0x82]

@@ -119,4 +119,36 @@ final class PolylineTests: XCTestCase {
             }
         }
     }
+
+    func testDecodingIntoPairsMatchesDecodingPointByPoint() {
+        // geo decode's bulk path: the room it sizes by counting bytes must hold every value, and
+        // it must give the same pairs (swapped to GeoJSON's order) and the same errors.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ -> UInt8 in
+                switch Int.random(in: 0..<40, using: &generator) {
+                case 0: return UInt8.random(in: 0...255, using: &generator)
+                case 1...15: return UInt8.random(in: 95...126, using: &generator)
+                default: return UInt8.random(in: 63...94, using: &generator)
+                }
+            }
+            bytes.withUnsafeBufferPointer { text in
+                var expected: [Int64] = []
+                let one = Result { () throws(PolylineError) in try Polyline.decode(text) { expected += [$1, $0] } }
+                let room = Polyline.valueCountBound(text)
+                XCTAssertEqual(room, bytes.filter { $0 < 95 }.count)
+                let destination = UnsafeMutablePointer<Int64>.allocate(capacity: room)
+                defer { destination.deallocate() }
+                let bulk = Result { () throws(PolylineError) in try Polyline.decodeIntoPairs(text, destination) }
+                switch (one, bulk) {
+                case (.success, .success(let written)):
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: destination, count: written)), expected, "\(bytes)")
+                case (.failure(let a), .failure(let b)):
+                    XCTAssertEqual(a, b, "\(bytes)")
+                default:
+                    XCTFail("\(bytes): \(one) vs \(bulk)")
+                }
+            }
+        }
+    }
 }

@@ -37,10 +37,20 @@ public enum PathOutputFormat: Sendable, Equatable {
 @inline(__always)
 public func appendPolyline(_ path: Path, precision: Int, to buffer: ByteBuffer) throws(PolylineError) {
     var encoder = PolylineEncoder(precision: precision)
-    for position in path {
-        // One capacity check a point, not one a byte.
-        let start = buffer.reserve(PolylineEncoder.maximumPointLength)
-        buffer.count += try encoder.append(latitude: position.latitude, longitude: position.longitude, to: start)
+    // One capacity check a batch of points, not one a point or a byte; batches keep the room
+    // reserved small however long the path.
+    let batch = 4096
+    try path.withUnsafeBufferPointer { (points) throws(PolylineError) in
+        var index = 0
+        while index < path.count {
+            let count = min(batch, path.count - index)
+            let start = buffer.reserve(count * PolylineEncoder.maximumPointLength)
+            buffer.count += try encoder.append(points: UnsafeRawPointer(points.baseAddress! + index), count: count,
+                                               stride: MemoryLayout<Position>.stride,
+                                               latitudeOffset: MemoryLayout<Position>.offset(of: \.latitude)!,
+                                               longitudeOffset: MemoryLayout<Position>.offset(of: \.longitude)!, to: start)
+            index += count
+        }
     }
 }
 

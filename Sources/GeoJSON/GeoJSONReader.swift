@@ -241,7 +241,13 @@ public enum GeoJSONReader {
         var path: Path = []
         guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return path }
         path.reserveCapacity(16)
-        repeat { path.append(try readPosition(&scanner)) } while try scanner.next(UInt8(ascii: "]"))
+        repeat {
+            if let (longitude, latitude) = scanner.compactPair(), latitude >= -90 && latitude <= 90 {
+                path.append(Position(longitude: longitude, latitude: latitude))
+            } else {
+                path.append(try readPosition(&scanner))
+            }
+        } while try scanner.nextElement(UInt8(ascii: "]"))
         return path
     }
 

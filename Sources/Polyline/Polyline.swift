@@ -214,12 +214,13 @@ public struct PolylineEncoder {
         guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
         let scaled = value * factor
         guard scaled >= -0x1p63 && scaled < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
-        // Truncate, then step away from zero when the exact remainder is at least one half:
-        // conversions only, no libm call.
-        var integer = Int64(scaled)
-        let remainder = scaled - Double(integer)
-        if remainder >= 0.5 { integer += 1 } else if remainder <= -0.5 { integer -= 1 }
-        return integer
+        // Add the largest double below one half, with the sign of `scaled`, and truncate: half
+        // away from zero, exactly, for every double. Adding 0.5 itself is not: 0.49999999999999994
+        // + 0.5 rounds up to 1, and so does 2^52 + 1.5 to 2^52 + 2. With 0.5 - 2^-54, a sum below
+        // the next integer stays below it (a fraction under one half is at least one ulp under
+        // it), and a fraction of one half exactly reaches it. No branch: whether a coordinate's
+        // scaled double lies just above or just below its integer is a coin toss.
+        return Int64(scaled + Double(signOf: scaled, magnitudeOf: 0.49999999999999994))
     }
 
     /// The most bytes one point takes: two 64-bit values of 13 five-bit chunks each.
@@ -244,6 +245,22 @@ public struct PolylineEncoder {
         return length
     }
 
+    /// Writes the encoding of `count` points at `output`, which has room for `count *
+    /// maximumPointLength` bytes, and returns how many bytes it wrote. The points lie `stride`
+    /// bytes apart from `points`, each with its latitude and longitude as doubles at the given
+    /// offsets: an array of any position type, read in one loop with no call per point.
+    public mutating func append(points: UnsafeRawPointer, count: Int, stride: Int, latitudeOffset: Int, longitudeOffset: Int,
+                                to output: UnsafeMutablePointer<UInt8>) throws(PolylineError) -> Int {
+        var written = 0
+        var point = points
+        for _ in 0..<count {
+            written += try append(latitude: point.load(fromByteOffset: latitudeOffset, as: Double.self),
+                                  longitude: point.load(fromByteOffset: longitudeOffset, as: Double.self), to: output + written)
+            point += stride
+        }
+        return written
+    }
+
     /// Appends the encoding of one point through `write`, a byte at a time.
     @inline(__always)
     public mutating func append(latitude: Double, longitude: Double,
@@ -255,20 +272,20 @@ public struct PolylineEncoder {
     }
 
     /// Writes one zig-zag value at `output` and returns its length. Most values take one to four
-    /// chunks: those four bytes are written without a branch (a loop's exit, at a length that
-    /// varies from value to value, mispredicts), each with its continuation bit set when more
-    /// follow; bytes past the value's length are scratch that the next value overwrites.
+    /// chunks: those are spread into the bytes of one word, each with its continuation bit set
+    /// when more follow, and stored at once, without a branch on the length (a loop's exit, at a
+    /// length that varies from value to value, mispredicts); bytes past the value's length are
+    /// scratch that the next value overwrites.
     @inline(__always)
     static func emit(_ delta: Int64, to output: UnsafeMutablePointer<UInt8>) -> Int {
         let zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
-        let bits = 64 - (zigzag | 1).leadingZeroBitCount
-        let length = (bits + 4) / 5
-        if length <= 4 {
-            for index in 0..<4 {
-                let chunk = UInt8(truncatingIfNeeded: zigzag >> UInt64(5 * index)) & 0x1F
-                let more: UInt8 = index < length - 1 ? 0x20 : 0
-                output[index] = (chunk | more) &+ 63
-            }
+        if zigzag < 1 << 20 {
+            let bits = 64 - (zigzag | 1).leadingZeroBitCount
+            let length = (bits + 4) / 5
+            let value = UInt32(truncatingIfNeeded: zigzag)
+            let chunks = (value & 0x1F) | (value & 0x3E0) << 3 | (value & 0x7C00) << 6 | (value & 0xF_8000) << 9
+            let more: UInt32 = 0x2020_2020 & ((1 << UInt32(8 * (length - 1))) &- 1)
+            UnsafeMutableRawPointer(output).storeBytes(of: ((chunks | more) &+ 0x3F3F_3F3F).littleEndian, as: UInt32.self)
             return length
         }
         var rest = zigzag

@@ -181,6 +181,54 @@ final class NumberTests: XCTestCase {
         }
     }
 
+    /// A JSON number with no exponent, at the start of a text, as long as it goes.
+    let plainGrammar = try! NSRegularExpression(pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?(?![0-9])")
+
+    func testPlainDecimalsAndCompactPairsReadAsJSONSays() {
+        // The path loop's fast reading: a plain decimal is read to its end and converted as
+        // strtod does; anything else gives nil (and number() reads or rejects it); a compact
+        // pair is two of them, or nil with nothing read.
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["-", "0", "00", "1", "7", "12", "180", ".", "5", "25", "12345", "123456789012", "e5", "E-3", "+", " ", "x", "9007199254740993"]
+        for _ in 0..<100_000 {
+            let text = (0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                var plainEnd = 0
+                let plain = JSONScanner(buffer).plainDecimal(at: &plainEnd)
+                // The oracle: JSON's grammar for a number without exponent, then strtod.
+                let match = plainGrammar.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+                let prefix = match.map { String(text.utf8.prefix($0.range.length))! } ?? ""
+                let nextByte = bytes.dropFirst(prefix.utf8.count).first
+                let hasFraction = match.map { $0.range(at: 2).location != NSNotFound } ?? false
+                let isPlain = !prefix.isEmpty && nextByte != UInt8(ascii: "e") && nextByte != UInt8(ascii: "E")
+                    && (hasFraction || nextByte != UInt8(ascii: "."))
+                let digits = prefix.filter(\.isNumber).count
+                if let plain {
+                    XCTAssert(isPlain, text)
+                    XCTAssertEqual(plainEnd, prefix.utf8.count, text)
+                    XCTAssertEqual(plain, strtod(prefix, nil), text)
+                } else {
+                    XCTAssert(!isPlain || digits > 15, text)
+                }
+            }
+            let pairBytes = Array("[\(text),\(text)]".utf8)
+            pairBytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer)
+                var end = 1
+                let plain = JSONScanner(buffer).plainDecimal(at: &end)
+                if let (first, second) = scanner.compactPair() {
+                    XCTAssertEqual(first, plain, text)
+                    XCTAssertEqual(second, plain, text)
+                    XCTAssertEqual(scanner.position, buffer.count, text)
+                } else {
+                    XCTAssertEqual(scanner.position, 0, text)
+                    XCTAssert(plain == nil || buffer[end] != UInt8(ascii: ","), text)
+                }
+            }
+        }
+    }
+
     func testStringEscapingReplacesInvalidUTF8() {
         let buffer = ByteBuffer()
         let bytes: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0xFF, 0xC3, 0xA9, 0xE2, 0x82]

@@ -151,4 +151,28 @@ final class PolylineTests: XCTestCase {
             }
         }
     }
+
+    func testRoundingIsHalfAwayFromZeroForEveryDouble() {
+        // The encoder rounds by adding 0.49999999999999994 with the sign and truncating. Against
+        // the exact rounding of the same scaled double, on halves, near-halves, huge and tiny values.
+        var generator = SystemRandomNumberGenerator()
+        let below = 0.49999999999999994
+        var scaledValues: [Double] = [0, -0.0, 0.5, -0.5, below, -below, 1.5, 2.5, -2.5, 0x1p52, 0x1p52 + 1, 0x1p53,
+                                      0x1p52 - 0.5, 0x1p51 + 0.5, 0x1p62, -0x1p62, 4503599627370495.5, 1e-300, 5e-324]
+        for _ in 0..<200_000 {
+            let integer = Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &generator))
+            let scale = Double.random(in: 0...1, using: &generator) < 0.5 ? 1 : pow(2, Double(Int.random(in: -60...10, using: &generator)))
+            let base = integer * scale
+            scaledValues += [base, base + 0.5, base - 0.5, (base + 0.5).nextUp, (base + 0.5).nextDown, (base - 0.5).nextUp]
+        }
+        for precision in [0, 5, 6] {
+            let encoder = PolylineEncoder(precision: precision)
+            let factor = Polyline.scale(precision)
+            for scaled in scaledValues where abs(scaled) < 0x1p62 {
+                let value = scaled / factor
+                let expected = Int64((value * factor).rounded(.toNearestOrAwayFromZero))
+                XCTAssertEqual(try encoder.rounded(value), expected, "\(value) at precision \(precision)")
+            }
+        }
+    }
 }

@@ -211,16 +211,24 @@ public struct PolylineEncoder {
     /// round(|v|·10^p) half away from zero, with the sign put back; an error past 64 bits.
     @inline(__always)
     func rounded(_ value: Double) throws(PolylineError) -> Int64 {
-        guard value.isFinite else { throw PolylineError(kind: .notFinite(value), offset: pointIndex) }
         let scaled = value * factor
-        guard scaled >= -0x1p63 && scaled < 0x1p63 else { throw PolylineError(kind: .coordinateTooLarge(value), offset: pointIndex) }
-        // Add the largest double below one half, with the sign of `scaled`, and truncate: half
-        // away from zero, exactly, for every double. Adding 0.5 itself is not: 0.49999999999999994
-        // + 0.5 rounds up to 1, and so does 2^52 + 1.5 to 2^52 + 2. With 0.5 - 2^-54, a sum below
-        // the next integer stays below it (a fraction under one half is at least one ulp under
-        // it), and a fraction of one half exactly reaches it. No branch: whether a coordinate's
-        // scaled double lies just above or just below its integer is a coin toss.
-        return Int64(scaled + Double(signOf: scaled, magnitudeOf: 0.49999999999999994))
+        // One test for both errors (NaN and infinities fail it too), told apart once it fails.
+        guard scaled >= -0x1p63 && scaled < 0x1p63 else {
+            throw PolylineError(kind: value.isFinite ? .coordinateTooLarge(value) : .notFinite(value), offset: pointIndex)
+        }
+        return PolylineEncoder.roundedHalfAway(scaled)
+    }
+
+    /// A double of magnitude under 2^63 rounded to an integer, half away from zero. Add the
+    /// largest double below one half, with the sign of `scaled`, and truncate: exact for every
+    /// double. Adding 0.5 itself is not: 0.49999999999999994 + 0.5 rounds up to 1, and so does
+    /// 2^52 + 1.5 to 2^52 + 2. With 0.5 - 2^-54, a sum below the next integer stays below it (a
+    /// fraction under one half is at least one ulp under it), and a fraction of one half exactly
+    /// reaches it. No branch: whether a coordinate's scaled double lies just above or just below
+    /// its integer is a coin toss.
+    @inline(__always)
+    static func roundedHalfAway(_ scaled: Double) -> Int64 {
+        Int64(scaled + Double(signOf: scaled, magnitudeOf: 0.49999999999999994))
     }
 
     /// The most bytes one point takes: two 64-bit values of 13 five-bit chunks each.
@@ -253,10 +261,26 @@ public struct PolylineEncoder {
                                 to output: UnsafeMutablePointer<UInt8>) throws(PolylineError) -> Int {
         var written = 0
         var point = points
+        // While this point and the previous one are under 2^62 (every coordinate is: 180 * 10^10
+        // is under 2^41), a value is finite and a delta cannot overflow: no check per value.
+        // Anything else takes the checked path, and so does every point after one that was over.
+        var checked = previousLatitude.magnitude >= 1 << 62 || previousLongitude.magnitude >= 1 << 62
         for _ in 0..<count {
-            written += try append(latitude: point.load(fromByteOffset: latitudeOffset, as: Double.self),
-                                  longitude: point.load(fromByteOffset: longitudeOffset, as: Double.self), to: output + written)
+            let latitude = point.load(fromByteOffset: latitudeOffset, as: Double.self)
+            let longitude = point.load(fromByteOffset: longitudeOffset, as: Double.self)
             point += stride
+            let scaledLatitude = latitude * factor, scaledLongitude = longitude * factor
+            guard !checked && scaledLatitude.magnitude < 0x1p62 && scaledLongitude.magnitude < 0x1p62 else {
+                written += try append(latitude: latitude, longitude: longitude, to: output + written)
+                checked = previousLatitude.magnitude >= 1 << 62 || previousLongitude.magnitude >= 1 << 62
+                continue
+            }
+            let lat = PolylineEncoder.roundedHalfAway(scaledLatitude), lng = PolylineEncoder.roundedHalfAway(scaledLongitude)
+            written += PolylineEncoder.emit(lat &- previousLatitude, to: output + written)
+            written += PolylineEncoder.emit(lng &- previousLongitude, to: output + written)
+            previousLatitude = lat
+            previousLongitude = lng
+            pointIndex += 1
         }
         return written
     }
@@ -280,8 +304,7 @@ public struct PolylineEncoder {
     static func emit(_ delta: Int64, to output: UnsafeMutablePointer<UInt8>) -> Int {
         let zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
         if zigzag < 1 << 20 {
-            let bits = 64 - (zigzag | 1).leadingZeroBitCount
-            let length = (bits + 4) / 5
+            let length = 1 + (zigzag >= 1 << 5 ? 1 : 0) + (zigzag >= 1 << 10 ? 1 : 0) + (zigzag >= 1 << 15 ? 1 : 0)
             let value = UInt32(truncatingIfNeeded: zigzag)
             let chunks = (value & 0x1F) | (value & 0x3E0) << 3 | (value & 0x7C00) << 6 | (value & 0xF_8000) << 9
             let more: UInt32 = 0x2020_2020 & ((1 << UInt32(8 * (length - 1))) &- 1)

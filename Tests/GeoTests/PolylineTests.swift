@@ -175,4 +175,42 @@ final class PolylineTests: XCTestCase {
             }
         }
     }
+
+    func testEncodingAPathAtOnceMatchesPointByPoint() {
+        // The path loop skips the checks while values stay under 2^62; past that, and after it,
+        // every point is checked. Same bytes and same errors as encoding point by point.
+        var generator = SystemRandomNumberGenerator()
+        let extremes: [Double] = [0x1p62, -0x1p62, 0x1p62.nextDown, 0x1.8p62, -0x1.fffp62, 0x1p63, -0x1p63, 1e300, .infinity, -.infinity, .nan]
+        for _ in 0..<20_000 {
+            let precision = [0, 5, 6].randomElement(using: &generator)!
+            let values = (0..<2 * Int.random(in: 1...12, using: &generator)).map { _ -> Double in
+                Int.random(in: 0..<6, using: &generator) == 0 ? extremes.randomElement(using: &generator)!
+                    : Double.random(in: -180...180, using: &generator)
+            }
+            var one = PolylineEncoder(precision: precision)
+            var expected: [UInt8] = []
+            var expectedError: PolylineError?
+            for index in stride(from: 0, to: values.count, by: 2) {
+                do {
+                    try one.append(latitude: values[index + 1], longitude: values[index]) { expected.append($0) }
+                } catch { expectedError = error; break }
+            }
+            var all = PolylineEncoder(precision: precision)
+            let output = UnsafeMutablePointer<UInt8>.allocate(capacity: values.count / 2 * PolylineEncoder.maximumPointLength)
+            defer { output.deallocate() }
+            let result = values.withUnsafeBytes { points in
+                Result { () throws(PolylineError) in
+                    try all.append(points: points.baseAddress!, count: values.count / 2, stride: 16,
+                                   latitudeOffset: 8, longitudeOffset: 0, to: output)
+                }
+            }
+            switch result {
+            case .success(let length):
+                XCTAssertNil(expectedError, "\(values)")
+                XCTAssertEqual(Array(UnsafeBufferPointer(start: output, count: length)), expected, "\(values)")
+            case .failure(let error):
+                XCTAssertEqual(error.description, expectedError?.description, "\(values)")  // NaN != NaN
+            }
+        }
+    }
 }

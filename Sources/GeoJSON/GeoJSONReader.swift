@@ -147,9 +147,9 @@ public enum GeoJSONReader {
                     try scanner.skipValue()
                     throw BadRecord("\"type\" must be a string")
                 }
-                let name = scanner.text(try scanner.string())
-                object.type = TypeName(rawValue: name)
-                if object.type == nil { object.unknownType = name }
+                let name = try scanner.string()
+                object.type = TypeName.allCases.first { scanner.token(name, is: $0.name) }
+                if object.type == nil { object.unknownType = scanner.text(name) }
             } else if scanner.token(key, is: "coordinates") {
                 try once(2, "coordinates")
                 object.coordinates = try readCoordinates(&scanner)
@@ -276,6 +276,22 @@ public enum GeoJSONReader {
 }
 
 extension GeoJSONReader.TypeName {
+    /// The name as static text, compared with the bytes of a record without making a String of
+    /// them (a String switch had been a cost of every record).
+    var name: StaticString {
+        switch self {
+        case .feature: "Feature"
+        case .featureCollection: "FeatureCollection"
+        case .point: "Point"
+        case .multiPoint: "MultiPoint"
+        case .lineString: "LineString"
+        case .multiLineString: "MultiLineString"
+        case .polygon: "Polygon"
+        case .multiPolygon: "MultiPolygon"
+        case .geometryCollection: "GeometryCollection"
+        }
+    }
+
     var expectedCoordinates: String {
         switch self {
         case .point: "a position [lon, lat]"

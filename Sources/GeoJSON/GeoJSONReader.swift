@@ -127,6 +127,8 @@ public enum GeoJSONReader {
         guard depth < 64 else { throw JSONError("GeoJSON nested deeper than 64 levels", at: scanner.position) }
         var object = Object()
         guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return object }
+        // A Feature has three members, often a few more: one allocation, not one per doubling.
+        if keepMembers { object.members.reserveCapacity(6) }
         var seen: UInt8 = 0
         func once(_ bit: UInt8, _ name: String) throws {
             if seen & bit != 0 { throw BadRecord("duplicate member \"\(name)\"") }

@@ -229,6 +229,26 @@ final class NumberTests: XCTestCase {
         }
     }
 
+    func testStringRunsEightBytesAtATimeStopWhereByteByByteDoes() {
+        // JSONScanner.string() skips plain ASCII eight bytes at a time: the first special byte it
+        // finds (quote, backslash, control, non-ASCII) must be the first one there is.
+        var generator = SystemRandomNumberGenerator()
+        let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
+        for _ in 0..<300_000 {
+            let bytes = (0..<8).map { _ -> UInt8 in
+                switch Int.random(in: 0..<12, using: &generator) {
+                case 0: return specials.randomElement(using: &generator)!
+                case 1: return UInt8.random(in: 0...255, using: &generator)
+                default: return [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F, 0x41].randomElement(using: &generator)!
+                }
+            }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let special = specialStringBytes(word)
+            let expected = bytes.firstIndex(where: isSpecialStringByte) ?? 8
+            XCTAssertEqual(special == 0 ? 8 : special.trailingZeroBitCount / 8, expected, "\(bytes)")
+        }
+    }
+
     func testStringEscapingReplacesInvalidUTF8() {
         let buffer = ByteBuffer()
         let bytes: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0xFF, 0xC3, 0xA9, 0xE2, 0x82]

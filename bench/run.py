@@ -651,16 +651,23 @@ def fmt_mismatch(job, who, peer, m):
             f"first at line {n} ({reason}):\n  peer: {show(a)}\n  geo:  {show(b)}")
 
 
-def timed(argv, out, runs, label):
-    """Runs argv `runs` times (stdout to `out`); {"s": median wall s, "runs": every wall s,
-    "kib": highest peak RSS}."""
-    walls, rss = [], []
+def timed_interleaved(contenders, runs, wait_s, what):
+    """Runs every contender (key, argv, out, label) once a round, `runs` rounds, stdout to its
+    `out`; {key: {"s": median wall s, "runs": every wall s, "kib": highest peak RSS}}. Rounds
+    interleave the contenders, as bench/render.py does: this VM drifts by 20-30 % over a minute,
+    and runs made one contender after another compared the peer in one state with geo in
+    another."""
+    walls = {key: [] for key, *_ in contenders}
+    rss = {key: [] for key, *_ in contenders}
     for i in range(runs):
-        w, k = run(argv, out, out.with_suffix(".err"))
-        walls.append(w)
-        rss.append(k)
-        say(f"{label} run {i + 1}: {w:.3f} s, {k / 1024:.1f} MB")
-    return {"s": statistics.median(walls), "runs": walls, "kib": max(rss)}
+        wait_quiet(wait_s, f"{what} round {i + 1}")
+        for key, argv, out, label in contenders:
+            w, k = run(argv, out, out.with_suffix(".err"))
+            walls[key].append(w)
+            rss[key].append(k)
+            say(f"{label} run {i + 1}: {w:.3f} s, {k / 1024:.1f} MB")
+    return {key: {"s": statistics.median(walls[key]), "runs": walls[key], "kib": max(rss[key])}
+            for key in walls}
 
 
 def spread(t, digits=3):
@@ -797,15 +804,17 @@ def main():
         if name != next(iter(ctx.jobs)):
             r["load_before"] = note_load(name)
         try:
+            contenders = [(peer, [sys.executable, ctx.shared / "bench" / PEER_SETS[peer]["script"], job["mode"], ctx.corpus],
+                           OUT / f"{name}.{peer}.out", f"[{name}] {peer} peer") for peer in peer_sets]
+            contenders += [(f"geo_{tag}", job["geo"](ctx, inp) + extra, OUT / f"{name}.geo-{tag}.out", f"[{name}] geo {tag}")
+                           for tag, extra in (("all", []), ("j1", ["-j1"]))]
+            say(f"[{name}] {', '.join(key for key, *_ in contenders)}, {args.runs} rounds ...")
+            times = timed_interleaved(contenders, args.runs, args.wait_quiet, name)
             for peer in peer_sets:
-                say(f"[{name}] peers '{peer}' ...")
-                r["peers"][peer] = timed(
-                    [sys.executable, ctx.shared / "bench" / PEER_SETS[peer]["script"], job["mode"], ctx.corpus],
-                    OUT / f"{name}.{peer}.out", args.runs, f"[{name}] {peer} peer")
-            for tag, extra in (("all", []), ("j1", ["-j1"])):
-                wait_quiet(args.wait_quiet, f"{name} geo {tag}")
+                r["peers"][peer] = times[peer]
+            for tag in ("all", "j1"):
                 geo_out = OUT / f"{name}.geo-{tag}.out"
-                r[f"geo_{tag}"] = timed(job["geo"](ctx, inp) + extra, geo_out, args.runs, f"[{name}] geo {tag}")
+                r[f"geo_{tag}"] = times[f"geo_{tag}"]
                 for peer in peer_sets:
                     stats = {}
                     m = job["check"](OUT / f"{name}.{peer}.out", geo_out, stats)

@@ -33,7 +33,7 @@ JOBS = {
 # (category, pattern on "dso symbol"), first match wins; the order matters.
 CATEGORIES = [
     ("startup (loader, relocations)", r"^ld-linux|_dl_|do_lookup_x|check_match"),
-    ("number parsing", r"JSONScanner.*number|slowNumber|strtod"),
+    ("number parsing", r"JSONScanner.*number|slowNumber|strtod|plainDecimal|compactPair|readDigits"),
     ("JSON scanning", r"JSONScanner|JSONReader|GeoJSONReader|JSONBytes.*string"),
     ("number formatting", r"appendNumber|appendScaled|appendDigits|writeDigits|DecimalNumber|decimalDigitCount|ScaledPath|JSONWriter|GeoJSONWriter"),
     ("polyline codec", r"Polyline|PolylineEncoder|appendPolyline|writePolyline|decodePath|scaledPath|PathInputFormat"),

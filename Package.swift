@@ -74,9 +74,11 @@ let package = Package(
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
         ]),
         // Exporting hypot, remainder and remquo lets the dynamic linker bind PROJ's calls to
-        // SystemLibraries' (ELF interposition). The Swift runtime linked in statically: it saves ~2.5 MB of resident
-        // memory in every run (only the pages geo touches, and far fewer relocations) and starts
-        // no slower (bench/README.md, Memory).
+        // SystemLibraries' (ELF interposition); -static-stdlib's own -export-dynamic would export
+        // them too, but these stay named so that the binding does not hang on that. The Swift
+        // runtime linked in statically: it saves ~2.5 MB of resident memory in every run (only
+        // the pages geo touches, and far fewer relocations) and starts no slower (bench/README.md,
+        // Memory).
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot", "-Xlinker", "--export-dynamic-symbol=remainder", "-Xlinker", "--export-dynamic-symbol=remquo", "-static-stdlib"])]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.

@@ -16,8 +16,8 @@
 // halving |y|/2 is exact because |y| is kept normal. Anything else (larger quotients, a
 // subnormal, huge, zero or NaN divisor, an infinite or NaN x) goes to glibc's own. remquo's
 // quotient is n with the sign of x/y, as glibc returns it (the low three bits; here n ≤ 2).
-// Tests/GeoTests/SystemLibrariesTests compares both with glibc's on millions of random and edge
-// inputs, bit for bit.
+// Tests/GeoTests/RemainderTests compares both with glibc's on about two million random and edge
+// inputs, bit for bit; Tests/EndToEnd/test_system_libraries checks that PROJ binds to them.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 """How geo runs its C libraries (Sources/SystemLibraries): libproj is loaded on the first
 geodesic and libcairo on the first drawing, never by commands that do not need them, and PROJ's
-geodesics call geo's own hypot. The dynamic loader's
+geodesics call geo's own hypot, remainder and remquo. The dynamic loader's
 own log (LD_DEBUG) says what was loaded and bound: the answers are right either way, so only
 this can tell that the speed-ups are in place."""
 
@@ -44,12 +44,13 @@ def test_render_loads_cairo(tmp_path):
     assert "libcairo" in log and "libproj" in log
 
 
-def test_proj_calls_geos_own_hypot():
-    """If the export of hypot were lost from the link, lengths would still be right but a fifth
-    slower."""
+@pytest.mark.parametrize("function", ["hypot", "remainder", "remquo"])
+def test_proj_calls_geos_own_libm_functions(function):
+    """If the export of one were lost from the link, lengths would still be right but slower
+    (hypot by a fifth, remainder and remquo by about 5 %)."""
     log = loader_log(["length"], LINE, "bindings")
-    bindings = [line for line in log.splitlines() if "`hypot'" in line and "libproj" in line]
-    assert bindings, "libproj never bound hypot"
+    bindings = [line for line in log.splitlines() if f"`{function}'" in line and "libproj" in line]
+    assert bindings, f"libproj never bound {function}"
     assert all(os.path.basename(geo_bin()) + " [0]" in line for line in bindings), bindings
 
 

@@ -212,18 +212,50 @@ final class NumberTests: XCTestCase {
                     XCTAssert(!isPlain || digits > 15, text)
                 }
             }
-            let pairBytes = Array("[\(text),\(text)]".utf8)
-            pairBytes.withUnsafeBufferPointer { buffer in
+            // A record ending with `]` or `}` takes the digit loops that do not look for the end;
+            // any other last byte, the ones that do. Both read the same.
+            for tail in ["", "}", " ", "\n"] {
+                let pairBytes = Array("[\(text),\(text)]\(tail)".utf8)
+                pairBytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(buffer)
+                    var end = 1
+                    let plain = JSONScanner(buffer).plainDecimal(at: &end)
+                    if let (first, second) = scanner.compactPair() {
+                        XCTAssertEqual(first, plain, text)
+                        XCTAssertEqual(second, plain, text)
+                        XCTAssertEqual(scanner.position, buffer.count - tail.utf8.count, text)
+                    } else {
+                        XCTAssertEqual(scanner.position, 0, text)
+                        XCTAssert(plain == nil || buffer[end] != UInt8(ascii: ","), text)
+                    }
+                }
+            }
+        }
+    }
+
+    func testCompactPairsCutShortReadNothingPastTheRecord() {
+        // The unbounded digit loops rely on the record's last byte, `]` or `}`, ending any run of
+        // digits: a pair cut off anywhere and closed by that byte reads as the bounded loops read
+        // it (followed by a space), and a pair it does not close is nil with nothing read. Never
+        // past the buffer: the fuzz runs check that under AddressSanitizer.
+        func read(_ bytes: [UInt8]) -> (pair: (Double, Double)?, position: Int) {
+            bytes.withUnsafeBufferPointer { buffer in
                 var scanner = JSONScanner(buffer)
-                var end = 1
-                let plain = JSONScanner(buffer).plainDecimal(at: &end)
-                if let (first, second) = scanner.compactPair() {
-                    XCTAssertEqual(first, plain, text)
-                    XCTAssertEqual(second, plain, text)
-                    XCTAssertEqual(scanner.position, buffer.count, text)
-                } else {
-                    XCTAssertEqual(scanner.position, 0, text)
-                    XCTAssert(plain == nil || buffer[end] != UInt8(ascii: ","), text)
+                let pair = scanner.compactPair()
+                return (pair, scanner.position)
+            }
+        }
+        for pair in ["[-73.61332,-12.01479]", "[180,90]", "[0.5,-0.25]", "[12345678901234567890,1]"] {
+            let bytes = Array(pair.utf8)
+            for cut in 1..<bytes.count {
+                let closed = read(Array(bytes[..<cut]) + [UInt8(ascii: "]")])
+                let bounded = read(Array(bytes[..<cut]) + [UInt8(ascii: "]"), UInt8(ascii: " ")])
+                XCTAssertEqual(closed.pair.map { [$0.0, $0.1] }, bounded.pair.map { [$0.0, $0.1] }, "\(pair) cut at \(cut)")
+                XCTAssertEqual(closed.position, bounded.position, "\(pair) cut at \(cut)")
+                for last in [UInt8(ascii: "}"), UInt8(ascii: "7")] {
+                    let unclosed = read(Array(bytes[..<cut]) + [last])
+                    XCTAssertNil(unclosed.pair, "\(pair) cut at \(cut)")
+                    XCTAssertEqual(unclosed.position, 0)
                 }
             }
         }

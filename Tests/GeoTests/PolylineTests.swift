@@ -213,4 +213,33 @@ final class PolylineTests: XCTestCase {
             }
         }
     }
+
+    func testEveryShortValueIsWrittenAsTheAlgorithmSays() {
+        // emit() writes values under 2^20 (one to four chunks) as one word, its length and
+        // continuation bits from a table by the value's highest bit: every such value, and the
+        // longer ones around each length's edge, against the algorithm written out byte by byte.
+        func reference(_ delta: Int64) -> [UInt8] {
+            var rest = UInt64(bitPattern: delta < 0 ? ~(delta << 1) : delta << 1)
+            var bytes: [UInt8] = []
+            while rest >= 0x20 {
+                bytes.append(UInt8(0x20 | (rest & 0x1F)) + 63)
+                rest >>= 5
+            }
+            bytes.append(UInt8(rest) + 63)
+            return bytes
+        }
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+        defer { output.deallocate() }
+        var deltas = Array(Int64(-(1 << 19))...Int64((1 << 19) - 1))
+        for bits in 20...63 { deltas += [Int64(1) << (bits - 1), -(Int64(1) << (bits - 1)), (Int64(1) << (bits - 1)) - 1] }
+        deltas += [.max, .min]
+        for delta in deltas {
+            let length = PolylineEncoder.emit(delta, to: output)
+            let expected = reference(delta)
+            if length != expected.count || Array(UnsafeBufferPointer(start: output, count: length)) != expected {
+                XCTFail("delta \(delta): wrote \(Array(UnsafeBufferPointer(start: output, count: length))), expected \(expected)")
+                return
+            }
+        }
+    }
 }

@@ -138,7 +138,7 @@ final class ResultWriter {
             return
         }
         let start = lseek(fd, 0, SEEK_CUR)  // -1 for pipes and terminals: nothing to cut back
-        SignalGuard.writing = 1
+        SignalGuard.startWriting()
         defer { SignalGuard.finishedWriting() }
         do { try writeAll(fd, bytes) } catch {
             // A reader that went away (`| head -1`) is not an error: stop quietly (docs/records.md, exit status).

@@ -78,14 +78,20 @@ public struct StreamRunner {
             }
             return
         }
-        let pipeline = OrderedPipeline(reader: reader, processor: processor, workers: options.jobs)
-        while let item = pipeline.nextResult() {
-            switch item {
-            case .result(let result, let bytesRead):
-                guard try writer.consume(result, bytesRead: bytesRead) else { return }
-            case .failure(let error):
-                throw error
+        // The workers write, one at a time and in order (OrderedPipeline); this thread waits.
+        nonisolated(unsafe) var failure: RunFailure?
+        let pipeline = OrderedPipeline(reader: reader, processor: processor, workers: options.jobs) { item in
+            do throws(RunFailure) {
+                switch item {
+                case .result(let result, let bytesRead): return try writer.consume(result, bytesRead: bytesRead)
+                case .failure(let error): throw error
+                }
+            } catch {
+                failure = error
+                return false
             }
         }
+        pipeline.waitForEnd()
+        if let failure { throw failure }
     }
 }

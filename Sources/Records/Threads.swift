@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A mutex with one condition variable: all the synchronisation the ordered pipeline needs, on
 /// pthreads directly so that geo does not load Foundation (and ICU) just for a lock.
@@ -41,7 +42,7 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
     let status = pthread_create(&thread, &attributes, { context in
-        // Only the writing thread takes SIGINT and SIGTERM (SignalGuard).
+        // SIGINT and SIGTERM go to the thread that started the run (SignalGuard).
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
@@ -56,20 +57,24 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
 
 /// SIGINT and SIGTERM end geo at once, as usual, except in the middle of writing output: then
 /// the write completes first, so that `-o FILE` never ends in half a record. Worker threads block
-/// both signals, so they reach the writing thread.
+/// both signals, so they reach the thread that started the run; a write may be under way on a
+/// worker meanwhile (the workers write in turn, OrderedPipeline). Sequentially consistent atomics
+/// make the two sides meet: the handler records the signal and then looks for a write, a write
+/// is announced and then looks for a signal, so at least one of them sees the other and ends geo,
+/// either before the write starts or once it is done.
 enum SignalGuard {
-    nonisolated(unsafe) static var writing: sig_atomic_t = 0
-    nonisolated(unsafe) static var pending: sig_atomic_t = 0
+    static let writing = Atomic<Bool>(false)
+    static let pending = Atomic<Int32>(0)
 
     static func install() {
+        // Touched here, before any handler can run, so that the handler never initialises them.
+        _ = writing.load(ordering: .sequentiallyConsistent)
+        _ = pending.load(ordering: .sequentiallyConsistent)
         for signal in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
-                if SignalGuard.writing != 0 {
-                    SignalGuard.pending = signal
-                } else {
-                    SignalGuard.die(signal)
-                }
+                SignalGuard.pending.store(signal, ordering: .sequentiallyConsistent)
+                if !SignalGuard.writing.load(ordering: .sequentiallyConsistent) { SignalGuard.die(signal) }
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
@@ -77,17 +82,30 @@ enum SignalGuard {
         }
     }
 
+    /// Before a write: a signal that has come already ends geo instead.
+    static func startWriting() {
+        writing.store(true, ordering: .sequentiallyConsistent)
+        let signal = pending.load(ordering: .sequentiallyConsistent)
+        if signal != 0 { die(signal) }
+    }
+
     /// After a write: a signal that came during it takes effect now.
     static func finishedWriting() {
-        writing = 0
-        if pending != 0 { die(pending) }
+        writing.store(false, ordering: .sequentiallyConsistent)
+        let signal = pending.load(ordering: .sequentiallyConsistent)
+        if signal != 0 { die(signal) }
     }
 
     /// Ends the process by the signal itself, so the parent sees what happened (128 + N), after
-    /// removing the temporary files still registered.
+    /// removing the temporary files still registered. On a worker, which blocks the signal, it is
+    /// let through first.
     static func die(_ signal: Int32) {
         TemporaryFiles.removeAll()
         Glibc.signal(signal, SIG_DFL)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, signal)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         raise(signal)
     }
 }

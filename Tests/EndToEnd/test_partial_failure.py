@@ -45,13 +45,16 @@ def test_disk_full_cuts_back_to_the_last_whole_record_and_exits_74(tmp_path):
     assert [json.loads(l)["properties"]["i"] for l in lines] == list(range(len(lines)))
 
 
+# With -j1 the thread that takes the signal is the one writing; with -j2 and -j4 the workers
+# write in turn while that thread waits, and the signal must still wait for a write under way.
+@pytest.mark.parametrize("jobs", [1, 2, 4])
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_never_leaves_half_a_record(tmp_path, signal_number):
+def test_a_signal_never_leaves_half_a_record(tmp_path, signal_number, jobs):
     points = big_points(tmp_path)
-    rng = random.Random(signal_number)
+    rng = random.Random(signal_number * 10 + jobs)
     for attempt in range(6):
         out = tmp_path / f"out{attempt}.ndjson"
-        process = subprocess.Popen([GEO, "circle-to-polygon", "--radius", "1000", "-o", str(out), str(points)],
+        process = subprocess.Popen([GEO, "circle-to-polygon", "--radius", "1000", f"-j{jobs}", "-o", str(out), str(points)],
                                    stderr=subprocess.PIPE)
         time.sleep(rng.uniform(0.02, 0.3))
         process.send_signal(signal_number)

@@ -63,14 +63,17 @@ final class FramingTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let processor = ChunkProcessor(handler: Echo(), framing: .lines, decimals: nil, strict: false)
-        let pipeline = OrderedPipeline(reader: ChunkReader(paths: [path], readsJSON: false, chunkSize: 100), processor: processor, workers: 4)
-        var output = ""
-        var failures: [Int] = []
-        while let item = pipeline.nextResult() {
-            guard case .result(let result, _) = item else { return XCTFail("input failure") }
+        nonisolated(unsafe) var output = ""
+        nonisolated(unsafe) var failures: [Int] = []
+        nonisolated(unsafe) var inputFailed = false
+        let pipeline = OrderedPipeline(reader: ChunkReader(paths: [path], readsJSON: false, chunkSize: 100), processor: processor, workers: 4) { item in
+            guard case .result(let result, _) = item else { inputFailed = true; return false }
             output += result.output.string
             failures += result.failures.map(\.line)
+            return true
         }
+        pipeline.waitForEnd()
+        XCTAssertFalse(inputFailed)
         XCTAssertEqual(output, try records(Array(text.utf8), chunkSize: 100).output)
         XCTAssertEqual(failures, Array(stride(from: 1, through: 5000, by: 97)))
     }

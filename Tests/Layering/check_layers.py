@@ -8,7 +8,7 @@ import re
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SYSTEM = {"Glibc", "Darwin", "Foundation", "XCTest", "PackagePlugin"}
+SYSTEM = {"Glibc", "Darwin", "Foundation", "Synchronization", "XCTest", "PackagePlugin"}
 
 
 def allowed_arrows(root=REPO):

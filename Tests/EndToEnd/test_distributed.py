@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polyline
 import pytest
 
 from conftest import GEO_BIN, REPO, geo_bin
@@ -28,7 +29,6 @@ from conftest import GEO_BIN, REPO, geo_bin
 DIST = REPO / "distributed"
 GEO_SPARK = DIST / "geo_spark.py"
 PARALLEL_SH = DIST / "parallel.sh"
-MAKE_CORPUS = REPO.parent / "shared" / "bench" / "make_corpus.py"
 CORPUS_PATHS = 2000
 SPARK_TIMEOUT = 300
 
@@ -83,17 +83,38 @@ def _spark_submit():
 
 # --- the corpus -------------------------------------------------------------------------------
 
+def random_walk(rng):
+    """[lat, lon] positions of one path: 2-200 steps of one of five sizes (half a metre to
+    hundreds of kilometres), from anywhere, near a pole, or next to the antimeridian, which
+    longer walks then cross. Rounded to 1e-5, so that polylines hold them exactly."""
+    lat, lon = rng.uniform(-80, 80), rng.uniform(-180, 180)
+    start = rng.random()
+    if start < 0.05:
+        lat = rng.choice([-1, 1]) * rng.uniform(84, 89.9)
+    elif start > 0.95:
+        lon = rng.choice([-1, 1]) * rng.uniform(179, 179.99)
+    step = rng.choice([5e-4, 5e-3, 5e-2, 0.5, 5.0])
+    positions = []
+    for _ in range(rng.randint(2, 200)):
+        positions.append((round(lat, 5), round(lon, 5)))
+        lat = min(89.99, max(-89.99, lat + rng.gauss(0, step)))
+        lon = (lon + rng.gauss(0, step) + 180) % 360 - 180
+    return positions
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """~2000 paths from the shared corpus generator, and Point features for circles.
-
-    The generator is ../shared/bench/make_corpus.py, beside the repository: only the project's
-    workspace has it. In a plain clone these tests fail here, saying so."""
-    if not MAKE_CORPUS.is_file():
-        pytest.fail(f"shared corpus generator not found at {MAKE_CORPUS}", pytrace=False)
+    """~2000 random paths as GeoJSON and as polylines (encoded by the `polyline` package, not
+    by geo), and Point features for circles."""
     d = tmp_path_factory.mktemp("corpus")
-    subprocess.run([sys.executable, str(MAKE_CORPUS), str(d), str(CORPUS_PATHS)], check=True,
-                   timeout=300)
+    walks = random.Random(20261202)
+    with open(d / "paths.ndjson", "w") as paths, open(d / "polylines.txt", "w") as polylines:
+        for index in range(CORPUS_PATHS):
+            positions = random_walk(walks)
+            feature = {"type": "Feature", "properties": {"id": index},
+                       "geometry": {"type": "LineString", "coordinates": [[lon, lat] for lat, lon in positions]}}
+            paths.write(json.dumps(feature, separators=(",", ":")) + "\n")
+            polylines.write(polyline.encode(positions, 5) + "\n")
     rng = random.Random(8)
     lines = []
     for i in range(1000):

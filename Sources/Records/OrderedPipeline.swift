@@ -9,8 +9,9 @@
 /// There is no writer thread either: the worker that finishes the chunk next in order (or hands
 /// over a part of it) takes the writing turn and consumes every result that is then ready, in
 /// order, while the other workers go on. With a writer thread of its own, a third thread on two
-/// cores was woken for every chunk and preempted a worker ~200 times a run, and encode and decode
-/// -j2 took 6-7 % longer. The thread that started the run only waits for the end (`waitForEnd`).
+/// cores was woken for every chunk and preempted a worker 190-240 times a run, and encode and
+/// decode -j2 took 4-7 % longer. The thread that started the run only waits for the end
+/// (`waitForEnd`).
 ///
 /// Output is bounded too, whatever a record writes. Every worker hands its chunk's output over
 /// in parts of about `ChunkResult.partSize` as it grows (`offer`): the worker on the chunk next
@@ -58,15 +59,14 @@ final class OrderedPipeline: @unchecked Sendable {
 
     /// Takes each result in order, on whichever worker has the writing turn; false stops the run.
     private let consume: (Item) -> Bool
-    /// A worker is consuming (outside the lock): no other may, and the run has not ended.
+    /// A worker is consuming (outside the lock): no other may.
     private var writing = false
     /// `consume` said stop: nothing more is consumed.
     private var stopped = false
-    /// Set, under `condition`, once every result is consumed or the run stopped.
-    private var ended = false
-    /// Wakes the thread in `waitForEnd` only, once: on `condition` it was woken for every chunk.
+    /// Wakes the thread in `waitForEnd` only, at the end: on `condition` it was woken for every
+    /// chunk.
     private let end = Monitor()
-    private var endSignalled = false
+    private var ended = false
 
     init(reader: ChunkReader, processor: ChunkProcessor, workers: Int, consume: @escaping (Item) -> Bool) {
         self.reader = reader
@@ -156,9 +156,10 @@ final class OrderedPipeline: @unchecked Sendable {
     /// Takes the writing turn, unless a worker has it, and consumes every result ready in order,
     /// unlocking while `consume` runs; then marks the end if that was the last. Call with the
     /// lock held. A worker that has the turn sees what others finish meanwhile, when it locks
-    /// again, so nothing ready is left behind when it gives the turn up.
+    /// again, so nothing ready is left behind when it gives the turn up. (Called again after
+    /// the end, it consumes nothing and only says so again.)
     private func consumeReady() {
-        guard !writing, !ended else { return }
+        guard !writing else { return }
         writing = true
         while !stopped, let item = nextReady() {
             condition.unlock()
@@ -168,9 +169,8 @@ final class OrderedPipeline: @unchecked Sendable {
         }
         writing = false
         if stopped || (total.map { nextToWrite >= $0 } ?? false) {
-            ended = true
             end.lock()
-            endSignalled = true
+            ended = true
             end.broadcast()
             end.unlock()
         }
@@ -203,7 +203,7 @@ final class OrderedPipeline: @unchecked Sendable {
     /// it any more: after that nothing is consumed.
     func waitForEnd() {
         end.lock()
-        while !endSignalled { end.wait() }
+        while !ended { end.wait() }
         end.unlock()
     }
 }

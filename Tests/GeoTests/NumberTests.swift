@@ -236,14 +236,20 @@ final class NumberTests: XCTestCase {
     func testCompactPairsCutShortReadNothingPastTheRecord() {
         // The unbounded digit loops rely on the record's last byte, `]` or `}`, ending any run of
         // digits: a pair cut off anywhere and closed by that byte reads as the bounded loops read
-        // it (followed by a space), and a pair it does not close is nil with nothing read. Never
-        // past the buffer: the fuzz runs check that under AddressSanitizer.
+        // it (followed by a space), and a pair it does not close is nil with nothing read. Each
+        // record is read from the very end of a page followed by one that cannot be read, so a
+        // loop that ran past the record would crash the test.
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let pages = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              pages != MAP_FAILED else { return XCTFail("mmap: \(errno)") }
+        defer { munmap(pages, 2 * page) }
+        XCTAssertEqual(mprotect(pages + page, page, PROT_NONE), 0)
         func read(_ bytes: [UInt8]) -> (pair: (Double, Double)?, position: Int) {
-            bytes.withUnsafeBufferPointer { buffer in
-                var scanner = JSONScanner(buffer)
-                let pair = scanner.compactPair()
-                return (pair, scanner.position)
-            }
+            let start = (pages + page - bytes.count).assumingMemoryBound(to: UInt8.self)
+            start.update(from: bytes, count: bytes.count)
+            var scanner = JSONScanner(UnsafeBufferPointer(start: start, count: bytes.count))
+            let pair = scanner.compactPair()
+            return (pair, scanner.position)
         }
         for pair in ["[-73.61332,-12.01479]", "[180,90]", "[0.5,-0.25]", "[12345678901234567890,1]"] {
             let bytes = Array(pair.utf8)

@@ -77,7 +77,7 @@ public struct Render: GeoCommand {
         failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
         """)
 
-    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output.")
+    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")
@@ -134,27 +134,35 @@ public struct Render: GeoCommand {
         return colour
     }
 
+    /// `-o /dev/null`, a FIFO, `>(…)`: a name without an extension that is no file, where the
+    /// picture is SVG as on standard output.
+    static func isDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
     let settings: RenderSettings
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = RenderSettings()
-        settings.inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
-        settings.output = arguments[Render.output].flatMap { $0 == "-" ? nil : $0 }
+        settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
+        settings.outputAsked = arguments[Render.output] == "-"
         if let format = arguments[Render.format] {
             settings.format = format
-        } else if let output = settings.output {
+        } else if let output = settings.stream.output {
             let lower = output.lowercased()
-            guard let format = ImageFormat.allCases.first(where: { lower.hasSuffix(".\($0.rawValue)") }) else {
+            if let format = ImageFormat.allCases.first(where: { lower.hasSuffix(".\($0.rawValue)") }) {
+                settings.format = format
+            } else if !Render.isDevice(output) {
                 throw UsageError("-o \(output): name a .svg, .png or .pdf file, or give --format")
             }
-            settings.format = format
         }
         (settings.width, settings.height) = arguments[Render.size]
         settings.box = arguments[Render.bbox]
         settings.padding = arguments[Render.padding]
         if arguments.has(Render.padding) && settings.box != nil { throw UsageError("--padding applies to the fit without --bbox") }
         if settings.box == nil && 2 * settings.padding >= Double(min(settings.width, settings.height)) {
-            throw UsageError("--padding \(settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
+            throw UsageError("--padding \(number: settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
         }
         do { settings.projection = try Projection(crs: arguments[Render.projection]) } catch {
             throw UsageError("--projection: \(error.message)")
@@ -171,18 +179,6 @@ public struct Render: GeoCommand {
         settings.background = arguments[Render.background]
         settings.antialiasing = arguments[Render.antialias]
         settings.input = try PathInputFormat(arguments)
-        var stream = StreamConfiguration()
-        stream.inputs = settings.inputs
-        stream.strict = arguments[StreamOptions.strict]
-        stream.rejects = arguments[StreamOptions.rejects]
-        if stream.rejects == "-" && settings.output == nil {
-            throw UsageError("--rejects - writes bad records to standard output, where the picture goes too: give -o FILE")
-        }
-        if let output = settings.output, stream.rejects == output { throw UsageError("--rejects and --output name the same file") }
-        if arguments[StreamOptions.quiet] && arguments[StreamOptions.progress] { throw UsageError("--quiet and --progress cannot be combined") }
-        stream.progress = arguments[StreamOptions.quiet] ? false : arguments[StreamOptions.progress] ? true : ProgressLine.wanted
-        stream.jobs = arguments[StreamOptions.jobs]
-        settings.stream = stream
         self.settings = settings
     }
 
@@ -198,8 +194,10 @@ public struct Render: GeoCommand {
 
 /// Everything the options say, checked.
 struct RenderSettings: @unchecked Sendable {
-    var inputs: [String] = ["-"]
-    var output: String?
+    /// Inputs, -o, --rejects, --jobs, --strict, progress: the options every command shares.
+    var stream = StreamConfiguration()
+    /// `-o -`: the picture goes to standard output even when that is a terminal.
+    var outputAsked = false
     var format = ImageFormat.svg
     var width = 1024, height = 768
     var box: (west: Double, south: Double, east: Double, north: Double)?
@@ -212,5 +210,4 @@ struct RenderSettings: @unchecked Sendable {
     var background = Colour(red: 255, green: 255, blue: 255)
     var antialiasing = Antialiasing.good
     var input = PathInputFormat.geoJSON
-    var stream = StreamConfiguration()
 }

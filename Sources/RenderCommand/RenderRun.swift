@@ -73,7 +73,24 @@ final class RenderRun {
             throw error as! RunFailure
         }
         try target.commit()
+        if !painter.inked { warnBlank(records: drawer.records, allBad: status == .dataError) }
         return status
+    }
+
+    /// A picture with none of the shapes in it is written (exit 0), but never silently.
+    func warnBlank(records: Int, allBad: Bool) {
+        var text = "geo render: the picture shows no shape: "
+        if records == 0 && allBad {
+            text += "every record was bad"
+        } else if records == 0 {
+            text += "the input held no record to draw"
+        } else if let box = settings.box {
+            text += "none of the \(count: records) feature\(records == 1 ? "" : "s") lies within --bbox "
+                + "\(number: box.west),\(number: box.south),\(number: box.east),\(number: box.north) (W,S,E,N: longitude first)"
+        } else {
+            text += "the projection shows none of the \(count: records) feature\(records == 1 ? "" : "s")"
+        }
+        printError(text + "\n")
     }
 
     // MARK: The view
@@ -241,6 +258,8 @@ final class Drawer: @unchecked Sendable {
     let painter: Painter
     let stamps: Set<String>
     let spools = LayerSpools()
+    /// Features read and prepared, drawn now or kept for their z-index.
+    private(set) var records = 0
 
     init(painter: Painter, stamps: Set<String>) {
         self.painter = painter
@@ -249,6 +268,7 @@ final class Drawer: @unchecked Sendable {
 
     func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
         DisplayList.forEachFeature(bytes) { whole, properties, shape in
+            records += 1
             // The workers read this style already: it cannot fail here.
             let style = (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
             if style.zIndex == 0 {

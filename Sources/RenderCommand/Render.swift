@@ -18,14 +18,25 @@ public struct Render: GeoCommand {
         summary: "draw the records as a picture (SVG, PNG or PDF), the way the Maps SDK draws its shapes",
         discussion: """
         Reads every record, then writes one picture: -o FILE ending in .svg, .png or .pdf (or \
-        --format); without -o, SVG on standard output. The picture is written to a temporary file \
-        beside FILE and renamed into place, so that FILE is never left half written.
+        --format); without -o, SVG on standard output (PNG and PDF go to a terminal only with -o \
+        -). A file is written to a temporary file beside it and renamed into place, so that it is \
+        never left half written; an existing file keeps its permissions, and a symbolic link \
+        stays a link (its target is replaced). A device, a FIFO or /dev/fd/N (-o /dev/null, -o \
+        >(...)) is written directly, never replaced; so is such a name without an extension, as \
+        SVG. An input that is not a regular file (standard input, <(...), a FIFO) is kept in a \
+        temporary file when the view is fitted, since it is read twice. A picture that shows no \
+        shape (no records, every shape outside --bbox) is still written, and a line on standard \
+        error says why.
 
         The view is --size pixels (default 1024x768). By default it fits every shape, --padding \
         pixels from the edges; --bbox W,S,E,N (degrees) shows that region instead, its projected \
         extent fitted inside --size keeping the projection's aspect, centred. --projection takes \
         any CRS PROJ knows (default EPSG:3857, Web Mercator as map SDKs draw; '+proj=ortho \
-        +lat_0=40 +lon_0=-30' draws a globe, its far side cut away at the horizon). When the \
+        +lat_0=40 +lon_0=-30' draws a globe centred anywhere, its far side cut away at the \
+        horizon). In Web Mercator, and any projection whose y runs to infinity at the poles, \
+        latitudes are held to its area of use, ±85.0511° (where the Web Mercator world is \
+        square), for fitting, --bbox and drawing, as web maps do: Antarctica's -90° is drawn at \
+        the map's bottom edge, and the world is a square, not a strip. When the \
         shapes cross the antimeridian the view does too: Tokyo to San Francisco is drawn across \
         the Pacific.
 

@@ -172,7 +172,7 @@ public enum Dispatcher {
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
             FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \
-            geo 0.2.0 (PROJ 9.1.1).
+            geo 0.3.0 (PROJ 9.1.1).
             """,
             commands: builtins.map { $0.description },
             sections: [

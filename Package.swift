@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Licensed under the MIT License: see LICENSE.
 // geo: the geometry of map SDK shapes (encoded paths, geodesic lengths, style spans, circles)
 // for shell pipelines. One module per responsibility; one module per command; `geo` is a thin
 // dispatcher over them.

@@ -1,4 +1,4 @@
-# bash completion for geo 0.2.0, printed by 'geo completion bash'.
+# bash completion for geo 0.3.0, printed by 'geo completion bash'.
 # Generated from the command descriptions: do not edit.
 # Load it with: source <(geo completion bash)
 

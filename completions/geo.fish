@@ -1,4 +1,4 @@
-# fish completion for geo 0.2.0, printed by 'geo completion fish'.
+# fish completion for geo 0.3.0, printed by 'geo completion fish'.
 # Generated from the command descriptions: do not edit.
 # Load it with: geo completion fish | source
 

@@ -19,7 +19,7 @@ import SpansCommand
 /// The `geo` dispatcher: built-in commands by name, then external `geo-NAME` plugins (git's model).
 /// It only routes; every command's behaviour lives in its own module.
 public enum Dispatcher {
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 
     /// Every built-in, in the order `geo commands` and help list them.
     public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self]
@@ -160,7 +160,7 @@ public enum Dispatcher {
     /// The program as its man pages and completions describe it.
     public static var program: ProgramDescription {
         ProgramDescription(
-            name: "geo", version: version, date: "December 1, 2026",
+            name: "geo", version: version, date: "December 2, 2026",
             summary: "the geometry of map SDK shapes for shell pipelines",
             discussion: """
             geo brings the geometry behind the Google Maps SDK's shapes (encoded paths, geodesic \
@@ -172,7 +172,7 @@ public enum Dispatcher {
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
             FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \
-            geo 0.2.0 (PROJ 9.1.1).
+            geo 0.3.0 (PROJ 9.1.1).
             """,
             commands: builtins.map { $0.description },
             sections: [

@@ -131,4 +131,4 @@ def installed_proj_version():
 
 @pytest.mark.parametrize("args", [["--version"], ["length", "--version"]])
 def test_version_names_geo_and_proj(args):
-    assert run(args) == (0, f"geo 0.2.0 (PROJ {installed_proj_version()})\n".encode(), "")
+    assert run(args) == (0, f"geo 0.3.0 (PROJ {installed_proj_version()})\n".encode(), "")

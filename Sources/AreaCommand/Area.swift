@@ -41,6 +41,8 @@ public struct Area: StreamingCommand {
                     "The area inside each encoded path, its edges rhumb lines."),
         ])
 
+    public static let sampleArguments = [["--signed"], ["--kind", "rhumb", "--from", "polyline", "-p6"], ["--field", "a", "--sphere", "6371009"]]
+
     static let field = Option(text: "field", valueName: "NAME", help: "The property the area goes in.")
         .defaulting(to: "area_m2")
     static let signed = Flag("signed", help: "Also add properties.signed_area_m2: each ring positive counter-clockwise, negative clockwise, summed as given.")

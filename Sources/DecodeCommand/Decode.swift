@@ -36,6 +36,8 @@ public struct Decode: StreamingCommand {
                     "Replaces each trip's geometry by the path in its properties.polyline."),
         ])
 
+    public static let sampleArguments = [[], ["--field", "p", "--to", "text"], ["--digits", "3", "--collection"]]
+
     enum Output: String, CaseIterable, Sendable { case geojson, json, text }
 
     static let field = Option(text: "field", valueName: "NAME", help: "Read JSON objects (Features, or any object) and decode the polyline in properties.NAME, or in the member NAME of an object that is not a Feature.")

@@ -37,6 +37,8 @@ public struct Encode: StreamingCommand {
                     "Keeps each Feature and lists the holes of its polygons."),
         ])
 
+    public static let sampleArguments = [[], ["--to", "json", "-p", "7", "--rs"]]
+
     enum Output: String, CaseIterable, Sendable { case text, json }
 
     /// The precision of the polylines encode writes (its only polylines).

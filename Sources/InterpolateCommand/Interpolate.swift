@@ -46,6 +46,11 @@ public struct Interpolate: StreamingCommand {
                     "Geodesic flight paths that draw as curves on a Web Mercator map."),
         ])
 
+    public static let sampleArguments = [
+        ["--fraction", "0.3", "--kind", "rhumb"], ["--distance", "-1000"], ["--count", "7", "--kind", "projected"],
+        ["--densify", "500000", "--digits", "2"], ["--every", "100000", "--to", "polyline", "--to-precision", "6"],
+    ]
+
     enum Mode: Sendable, Equatable {
         case fraction(Double)
         case distance(Double)

@@ -36,6 +36,8 @@ public struct Length: StreamingCommand {
                     "Rhumb-line lengths, with the distance travelled at each vertex."),
         ])
 
+    public static let sampleArguments = [["--cumulative"], ["--kind", "rhumb", "--sphere", "6371009"], ["--kind", "projected", "--from", "polyline", "-p6"], ["--from", "text", "--field", "l"]]
+
     static let field = Option(text: "field", valueName: "NAME", help: "The property the length goes in.")
         .defaulting(to: "length_m")
     static let cumulative = Flag("cumulative", help: "Also add properties.cumulative_m, the distance from the start at each vertex.")

@@ -54,6 +54,8 @@ public struct Locate: StreamingCommand {
                     "The three roads nearest each stop, their edges rhumb lines."),
         ])
 
+    public static let sampleArguments = [["--point", "20.5,10.5"], ["--point", "1,2", "--from", "text", "--tolerance", "1", "--kind", "projected"]]
+
     static let point = Option(custom: "point", valueName: "LAT,LNG", help: "Locate this point (latitude first) against each input shape.") { text throws(UsageError) in
         try parseLatLng(text, option: "point")
     }

@@ -50,6 +50,11 @@ public struct Spans: StreamingCommand {
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
         ])
 
+    public static let sampleArguments = [
+        ["--style", "red", "--style", "gradient(red,blue)", "--length", "300000", "--offset", "-7", "--split", "--width", "3"],
+        ["--span", "red:0.5", "--span", "blue", "--kind", "rhumb"],
+    ]
+
     /// A style as given and as parsed.
     typealias NamedStyle = (name: String, style: Style)
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GEO_BIN, REPO
+from conftest import GEO_BIN, REPO, builtins
 
 GEO = str(GEO_BIN)
 
-BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate", "render"]
+BUILTINS = builtins()
 
 
 def generated(flag, tmp_path):

@@ -17,7 +17,8 @@ let package = Package(
         // Headers only: SystemLibraries loads libproj on first use.
         .systemLibrary(name: "CProj"),
         // How geo runs its C libraries: PROJ and cairo loaded on first use (a command that needs
-        // neither never loads them), and a fast hypot exported in place of glibc's for PROJ.
+        // neither never loads them), and a fast hypot, remainder and remquo exported in place of
+        // glibc's for the whole process.
         .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // glibc's <malloc.h> (mallopt), for the engine's output buffers.
         .systemLibrary(name: "CMalloc"),
@@ -73,14 +74,21 @@ let package = Package(
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
         ]),
-        // Exporting hypot, remainder and remquo lets the dynamic linker bind PROJ's calls to
-        // SystemLibraries' (ELF interposition); -static-stdlib's own -export-dynamic would export
-        // them too, but these stay named so that the binding does not hang on that. The Swift
-        // runtime linked in statically: it saves ~2.5 MB of resident memory in every run (only
-        // the pages geo touches, and far fewer relocations) and starts no slower (bench/README.md,
-        // Memory).
+        // The binary exports exactly hypot, remainder and remquo (Tests/EndToEnd/test_system_libraries.py):
+        // the dynamic linker then binds every call of them in the process to SystemLibraries'
+        // (ELF interposition), libm's callers included: PROJ's geodesics, its projections in
+        // render, cairo. That is safe because they return what glibc's do: remainder and remquo
+        // bit for bit, hypot within 1.2 ulp (SystemLibraries/*.c). --no-export-dynamic undoes
+        // the -export-dynamic that -static-stdlib adds (it comes later on the link line), so
+        // nothing else is exported: not the Swift symbols, which the Swift runtime finds through
+        // its own sections (and a crash's backtrace through the file's symbol table), and not the
+        // lazy PROJ and cairo wrappers, which libproj's calls between its own functions would
+        // otherwise bind to. The Swift runtime linked in statically: it saves ~2.5 MB of
+        // resident memory in every run (only the pages geo touches, and far fewer relocations)
+        // and starts no slower (bench/README.md, Memory).
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot", "-Xlinker", "--export-dynamic-symbol=remainder", "-Xlinker", "--export-dynamic-symbol=remquo", "-static-stdlib"])]),
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot", "-Xlinker", "--export-dynamic-symbol=remainder",
+                                                         "-Xlinker", "--export-dynamic-symbol=remquo", "-static-stdlib", "-Xlinker", "--no-export-dynamic"])]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
         // They reach the commands through Dispatcher.builtins, so a new command is fuzzed too.
         .executableTarget(name: "geo-fuzz", dependencies: [

@@ -120,7 +120,7 @@ enum Harness: String, CaseIterable {
         var template = Array("/tmp/geo-fuzz-XXXXXX".utf8CString)
         let file = mkstemp(&template)
         precondition(file >= 0, "cannot create a temporary file")
-        let path = String(cString: template)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         var written = 0
         while written < data.count {

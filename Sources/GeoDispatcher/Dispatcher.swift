@@ -196,8 +196,10 @@ public enum Dispatcher {
                 are copied unchanged; a bare geometry, which becomes a Feature; or a FeatureCollection, \
                 taken as its features in order. CRLF line ends, a byte order mark, RS-prefixed lines \
                 and RFC 8142 sequences are read too. With --from polyline, path-consuming commands read \
-                one encoded polyline per line instead, and with --from text one path per line as \
-                LAT,LNG LAT,LNG ... (what geo decode --to text writes).
+                one encoded polyline per line instead, and with --from latlng one path per line as \
+                LAT,LNG LAT,LNG ... (what geo decode --to latlng writes). These three words, geojson, \
+                polyline and latlng, name the formats of every --from and --to; -p (--precision) is \
+                always the precision of polylines read, --to-precision of polylines written.
 
                 Positions are [longitude, latitude] (RFC 7946); command-line coordinates are LAT,LNG. \
                 Numbers are printed in the shortest form that reads back to the same double, never in \

@@ -36,7 +36,7 @@ public struct Length: StreamingCommand {
                     "Rhumb-line lengths, with the distance travelled at each vertex."),
         ])
 
-    public static let sampleArguments = [["--cumulative"], ["--kind", "rhumb", "--sphere", "6371009"], ["--kind", "projected", "--from", "polyline", "-p6"], ["--from", "text", "--field", "l"]]
+    public static let sampleArguments = [["--cumulative"], ["--kind", "rhumb", "--sphere", "6371009"], ["--kind", "projected", "--from", "polyline", "-p6"], ["--from", "latlng", "--field", "l"]]
 
     static let field = Option(text: "field", valueName: "NAME", help: "The property the length goes in.")
         .defaulting(to: "length_m")

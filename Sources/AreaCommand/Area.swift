@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -61,10 +62,8 @@ public struct Area: StreamingCommand {
     }
 }
 
-public struct AreaHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct AreaHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let field: String
     let signed: Bool

@@ -4,6 +4,7 @@ import Glibc
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -90,10 +91,8 @@ public struct Interpolate: StreamingCommand {
     }
 }
 
-public struct InterpolateHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct InterpolateHandler: PathHandler {
+    public let input: PathInputFormat
     let output: PathOutputFormat
     let model: EdgeModel
     let mode: Interpolate.Mode

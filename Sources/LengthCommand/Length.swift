@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -56,10 +57,8 @@ public struct Length: StreamingCommand {
     }
 }
 
-public struct LengthHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct LengthHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let field: String
     let cumulative: Bool

@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import JSONBytes
@@ -108,15 +109,13 @@ public struct Locate: StreamingCommand {
     }
 }
 
-public struct LocateHandler: RecordHandler {
+public struct LocateHandler: PathHandler {
     enum Mode: Sendable {
         case point(Position)
         case shapes(String, within: Double?, limit: Int?)
     }
 
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+    public let input: PathInputFormat
     let model: EdgeModel
     let mode: Mode
     let tolerance: Double

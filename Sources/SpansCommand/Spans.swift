@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import JSONBytes
@@ -122,10 +123,8 @@ public struct Spans: StreamingCommand {
     }
 }
 
-public struct SpansHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct SpansHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let request: SpanRequest
     let split: Bool

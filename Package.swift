@@ -4,8 +4,14 @@
 // dispatcher over them.
 import PackageDescription
 
-/// Hot paths append to raw byte buffers; exclusivity is guaranteed by construction there.
-let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
+let fast: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Without the run-time exclusivity checks, in the modules whose hot loops go through class
+/// members or global tables: the output ByteBuffer (JSONBytes, GeoJSON, Records), the lookup
+/// tables read through `withUnsafePointer(to: &global)` (JSONBytes' powers of ten, Polyline's
+/// chunk layouts), the rasterizer's band scratch (Drawing). Safe because each of these is
+/// touched by one thread at a time and never through two overlapping accesses: a buffer or
+/// band has one owner, and the tables are never written.
+let fastUnchecked: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "geo",
@@ -26,9 +32,9 @@ let package = Package(
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
         // the imports). Leaves: no dependencies.
         // Byte-level JSON: scanner, exact number parsing and shortest formatting, output buffer.
-        .target(name: "JSONBytes", swiftSettings: fast),
+        .target(name: "JSONBytes", swiftSettings: fastUnchecked),
         // Google's Encoded Polyline Algorithm Format, 64-bit, precision 0...10.
-        .target(name: "Polyline", swiftSettings: fast),
+        .target(name: "Polyline", swiftSettings: fastUnchecked),
         // Positions, paths, the seven geometry types, and the bad-record error every layer throws.
         .target(name: "Geometry", swiftSettings: fast),
         // Declarative command descriptions, typed options, the argument parser, help and usage errors.
@@ -40,12 +46,12 @@ let package = Package(
         .systemLibrary(name: "CCairo"),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
-        .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
+        .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fastUnchecked),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
         .target(name: "Geodesy", dependencies: ["CProj", "SystemLibraries", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
-        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fast),
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fastUnchecked),
         // What commands share between the engine and the command line: the GeoCommand and
         // StreamingCommand protocols, the stream and path-format option groups, the per-record
         // size limit. Not geodesy: encode and decode never reach PROJ's headers.
@@ -65,7 +71,7 @@ let package = Package(
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fast),
+        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fastUnchecked),
         // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
 

@@ -5,8 +5,14 @@
 // dispatcher over them.
 import PackageDescription
 
-/// Hot paths append to raw byte buffers; exclusivity is guaranteed by construction there.
-let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
+let fast: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Without the run-time exclusivity checks, in the modules whose hot loops go through class
+/// members or global tables: the output ByteBuffer (JSONBytes, GeoJSON, Records), the lookup
+/// tables read through `withUnsafePointer(to: &global)` (JSONBytes' powers of ten, Polyline's
+/// chunk layouts), the rasterizer's band scratch (Drawing). Safe because each of these is
+/// touched by one thread at a time and never through two overlapping accesses: a buffer or
+/// band has one owner, and the tables are never written.
+let fastUnchecked: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "geo",
@@ -18,7 +24,8 @@ let package = Package(
         // Headers only: SystemLibraries loads libproj on first use.
         .systemLibrary(name: "CProj"),
         // How geo runs its C libraries: PROJ and cairo loaded on first use (a command that needs
-        // neither never loads them), and a fast hypot exported in place of glibc's for PROJ.
+        // neither never loads them), and a fast hypot, remainder and remquo exported in place of
+        // glibc's for the whole process.
         .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // glibc's <malloc.h> (mallopt), for the engine's output buffers.
         .systemLibrary(name: "CMalloc"),
@@ -26,9 +33,9 @@ let package = Package(
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
         // the imports). Leaves: no dependencies.
         // Byte-level JSON: scanner, exact number parsing and shortest formatting, output buffer.
-        .target(name: "JSONBytes", swiftSettings: fast),
+        .target(name: "JSONBytes", swiftSettings: fastUnchecked),
         // Google's Encoded Polyline Algorithm Format, 64-bit, precision 0...10.
-        .target(name: "Polyline", swiftSettings: fast),
+        .target(name: "Polyline", swiftSettings: fastUnchecked),
         // Positions, paths, the seven geometry types, and the bad-record error every layer throws.
         .target(name: "Geometry", swiftSettings: fast),
         // Declarative command descriptions, typed options, the argument parser, help and usage errors.
@@ -40,30 +47,32 @@ let package = Package(
         .systemLibrary(name: "CCairo"),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
-        .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fast),
+        .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fastUnchecked),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
         .target(name: "Geodesy", dependencies: ["CProj", "SystemLibraries", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader, framing, documents, ordered
         // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
-        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fast),
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fastUnchecked),
         // What commands share between the engine and the command line: the GeoCommand and
-        // StreamingCommand protocols, the stream, path-format and geodesy option groups, the
-        // per-record size limit.
-        .target(name: "CommandKit", dependencies: ["GeoCommandLine", "Records", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "Geodesy"], swiftSettings: fast),
+        // StreamingCommand protocols, the stream and path-format option groups, the per-record
+        // size limit. Not geodesy: encode and decode never reach PROJ's headers.
+        .target(name: "CommandKit", dependencies: ["GeoCommandLine", "Records", "JSONBytes", "Geometry", "GeoJSON", "Polyline"], swiftSettings: fast),
+        // --kind, --ellps, --sphere: the geodesy option group, for the commands that measure.
+        .target(name: "GeodesyOptions", dependencies: ["GeoCommandLine", "Geodesy"], swiftSettings: fast),
 
         // One module per command.
         .target(name: "EncodeCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "JSONBytes", "Polyline"], swiftSettings: fast),
         .target(name: "DecodeCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "JSONBytes", "Polyline"], swiftSettings: fast),
-        .target(name: "LengthCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "InterpolateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "CircleCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "SpansCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles"], swiftSettings: fast),
-        .target(name: "AreaCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "RenderCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
-        .target(name: "LocateCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
+        .target(name: "LengthCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "InterpolateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "CircleCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "SpansCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles"], swiftSettings: fast),
+        .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
+        .target(name: "RenderCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
+        .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fast),
+        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fastUnchecked),
         // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
 
@@ -74,18 +83,25 @@ let package = Package(
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
         ]),
-        // Exporting hypot, remainder and remquo lets the dynamic linker bind PROJ's calls to
-        // SystemLibraries' (ELF interposition); -static-stdlib's own -export-dynamic would export
-        // them too, but these stay named so that the binding does not hang on that. The Swift
-        // runtime linked in statically: it saves ~2.5 MB of resident memory in every run (only
-        // the pages geo touches, and far fewer relocations) and starts no slower (bench/README.md,
-        // Memory).
+        // The binary exports exactly hypot, remainder and remquo (Tests/EndToEnd/test_system_libraries.py):
+        // the dynamic linker then binds every call of them in the process to SystemLibraries'
+        // (ELF interposition), libm's callers included: PROJ's geodesics, its projections in
+        // render, cairo. That is safe because they return what glibc's do: remainder and remquo
+        // bit for bit, hypot within 1.2 ulp (SystemLibraries/*.c). --no-export-dynamic undoes
+        // the -export-dynamic that -static-stdlib adds (it comes later on the link line), so
+        // nothing else is exported: not the Swift symbols, which the Swift runtime finds through
+        // its own sections (and a crash's backtrace through the file's symbol table), and not the
+        // lazy PROJ and cairo wrappers, which libproj's calls between its own functions would
+        // otherwise bind to. The Swift runtime linked in statically: it saves ~2.5 MB of
+        // resident memory in every run (only the pages geo touches, and far fewer relocations)
+        // and starts no slower (bench/README.md, Memory).
         .executableTarget(name: "geo", dependencies: ["GeoDispatcher"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot", "-Xlinker", "--export-dynamic-symbol=remainder", "-Xlinker", "--export-dynamic-symbol=remquo", "-static-stdlib"])]),
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=hypot", "-Xlinker", "--export-dynamic-symbol=remainder",
+                                                         "-Xlinker", "--export-dynamic-symbol=remquo", "-static-stdlib", "-Xlinker", "--no-export-dynamic"])]),
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
+        // They reach the commands through Dispatcher.builtins, so a new command is fuzzed too.
         .executableTarget(name: "geo-fuzz", dependencies: [
             "GeoDispatcher", "CommandKit", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
-            "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
         ], path: "Sources/GeoFuzz"),
 
         // SwiftPM command plugins that regenerate the checked-in man pages and completions.

@@ -39,14 +39,14 @@ _geo() {
             ;;
         encode)
             case $prev in
-                -p|--precision) return ;;
-                --to) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+                --to-precision) return ;;
+                --to) COMPREPLY=($(compgen -W "polyline geojson" -- "$cur")); return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-p --precision --to --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--to-precision --to --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi
@@ -55,7 +55,7 @@ _geo() {
             case $prev in
                 -p|--precision) return ;;
                 --field) return ;;
-                --to) COMPREPLY=($(compgen -W "geojson json text" -- "$cur")); return ;;
+                --to) COMPREPLY=($(compgen -W "geojson latlng" -- "$cur")); return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -73,7 +73,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -95,7 +95,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --to) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
                 --to-precision) return ;;
@@ -142,7 +142,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -161,7 +161,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -183,7 +183,7 @@ _geo() {
                 --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
                 --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -211,7 +211,7 @@ _geo() {
                 --graticule) return ;;
                 --background) COMPREPLY=($(compgen -W "none white" -- "$cur")); return ;;
                 --antialias) COMPREPLY=($(compgen -W "good fast" -- "$cur")); return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline text" -- "$cur")); return ;;
+                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
                 -p|--precision) return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;

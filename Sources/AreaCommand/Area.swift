@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -41,6 +42,8 @@ public struct Area: StreamingCommand {
                     "The area inside each encoded path, its edges rhumb lines."),
         ])
 
+    public static let sampleArguments = [["--signed"], ["--kind", "rhumb", "--from", "polyline", "-p6"], ["--field", "a", "--sphere", "6371009"]]
+
     static let field = Option(text: "field", valueName: "NAME", help: "The property the area goes in.")
         .defaulting(to: "area_m2")
     static let signed = Flag("signed", help: "Also add properties.signed_area_m2: each ring positive counter-clockwise, negative clockwise, summed as given.")
@@ -59,10 +62,8 @@ public struct Area: StreamingCommand {
     }
 }
 
-public struct AreaHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct AreaHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let field: String
     let signed: Bool

@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -42,6 +43,11 @@ public struct CircleToPolygon: StreamingCommand {
             Example("geo circle-to-polygon --center 89,0 --radius 500000 | ogrinfo -al /vsistdin/",
                     "A cap around the North Pole, read by GDAL."),
         ])
+
+    public static let sampleArguments = [
+        ["--radius", "100000", "--segments", "16"], ["--radius-field", "r", "--segments", "8", "--to", "polyline"],
+        ["--radius", "5", "--tolerance", "1", "--sphere", "6371009"], ["--center", "1,2", "--radius", "5"],
+    ]
 
     static let center = Option(custom: "center", valueName: "LAT,LNG", help: "One circle around this centre (latitude first, like CLLocationCoordinate2D); no input is read.") { text throws(UsageError) in
         try parseLatLng(text, option: "center")

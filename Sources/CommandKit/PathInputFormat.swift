@@ -6,16 +6,18 @@ import Polyline
 import Records
 
 /// How path-consuming commands read their records: GeoJSON (default); with `--from polyline`
-/// one encoded polyline per line (raw or as a JSON string literal); with `--from text` one path
-/// per line as `LAT,LNG LAT,LNG ...`, what `geo decode --to text` writes.
+/// one encoded polyline per line (raw or as a JSON string literal); with `--from latlng` one path
+/// per line as `LAT,LNG LAT,LNG ...`, what `geo decode --to latlng` writes. The words are every
+/// command's for `--from` and `--to`: geojson, polyline, latlng.
 public enum PathInputFormat: Sendable, Equatable {
     case geoJSON
     case polyline(precision: Int)
-    case text
+    case latLng
 
-    public enum Name: String, CaseIterable, Sendable { case geojson, polyline, text }
+    public enum Name: String, CaseIterable, Sendable { case geojson, polyline, latlng }
 
-    public static let from = Option(choice: "from", of: Name.self, help: "Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to text writes).")
+    /// `text` is latlng's old word.
+    public static let from = Option(choice: "from", of: Name.self, aliases: ["text": .latlng], help: "Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to latlng writes).")
         .defaulting(to: .geojson)
     /// The precision of polylines read (decode's, and --from polyline's).
     public static let precision = Option(integer: "precision", short: "p", in: Polyline.precisions, help: "Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6).")
@@ -26,7 +28,7 @@ public enum PathInputFormat: Sendable, Equatable {
         switch arguments[PathInputFormat.from] {
         case .geojson: self = .geoJSON
         case .polyline: self = .polyline(precision: arguments[PathInputFormat.precision])
-        case .text: self = .text
+        case .latlng: self = .latLng
         }
         if arguments.has(PathInputFormat.precision) && arguments[PathInputFormat.from] != .polyline {
             throw UsageError("--precision is the precision of the polylines read: it goes with --from polyline")
@@ -55,7 +57,7 @@ public enum PathInputFormat: Sendable, Equatable {
             try GeoJSONReader.readFeatures(record, body)
         case .polyline(let precision):
             try body(Feature(geometry: .path(try PathInputFormat.path(ofPolylineRecord: record, precision: precision))), true)
-        case .text:
+        case .latLng:
             try body(Feature(geometry: .path(try PathInputFormat.path(ofTextRecord: record))), true)
         }
     }

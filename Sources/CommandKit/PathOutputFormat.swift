@@ -7,7 +7,8 @@ import Records
 
 /// `--to polyline` (docs/records.md): commands that output geometries can write each record's
 /// path as an encoded polyline line instead of a Feature, at `--to-precision` (which is apart
-/// from `--precision`, the precision of polylines read).
+/// from `--precision`, the precision of polylines read). The words are those of `--from`
+/// (PathInputFormat): geojson, polyline, latlng.
 public enum PathOutputFormat: Sendable, Equatable {
     case geoJSON
     case polyline(precision: Int)

@@ -79,5 +79,5 @@ public enum StreamOptions {
 }
 
 func availableCores() -> Int {
-    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    AvailableCores.count()
 }

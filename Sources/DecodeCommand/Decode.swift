@@ -23,7 +23,7 @@ public struct Decode: StreamingCommand {
         bad records, reported with the byte offset.
 
         With --field NAME the records are GeoJSON Features whose properties.NAME holds the polyline: \
-        the Feature is kept and its geometry replaced by the decoded path. With --to text each \
+        the Feature is kept and its geometry replaced by the decoded path. With --to latlng each \
         polyline becomes a line of space-separated "lat,lng" pairs instead.
         """,
         options: [PathInputFormat.precision, field, to, StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
@@ -36,17 +36,21 @@ public struct Decode: StreamingCommand {
                     "Replaces each trip's geometry by the path in its properties.polyline."),
         ])
 
-    enum Output: String, CaseIterable, Sendable { case geojson, json, text }
+    public static let sampleArguments = [[], ["--field", "p", "--to", "latlng"], ["--digits", "3", "--collection", "--to", "json"], ["--to", "text", "-p6"]]
+
+    /// `json` and `text` are the old words for geojson and latlng.
+    enum Output: String, CaseIterable, Sendable { case geojson, latlng }
 
     static let field = Option(text: "field", valueName: "NAME", help: "Read JSON objects (Features, or any object) and decode the polyline in properties.NAME, or in the member NAME of an object that is not a Feature.")
-    static let to = Option(choice: "to", of: Output.self, help: "Output: GeoJSON Features (json is the same), or lines of \"lat,lng\" pairs.")
+    static let to = Option(choice: "to", of: Output.self, aliases: ["json": .geojson, "text": .latlng],
+                           help: "Output: GeoJSON Features, or lines of space-separated LAT,LNG pairs (what --from latlng reads).")
         .defaulting(to: .geojson)
 
     public let stream: StreamConfiguration
     public let handler: DecodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let text = arguments[Decode.to] == .text
+        let text = arguments[Decode.to] == .latlng
         stream = try StreamOptions.configuration(arguments, jsonOutput: !text)
         handler = DecodeHandler(precision: arguments[PathInputFormat.precision], field: arguments[Decode.field],
                                 text: text, decimals: stream.decimals)
@@ -115,7 +119,7 @@ public struct DecodeHandler: RecordHandler {
 
     /// The geometry that the object at `range` holds in its member NAME: a polyline string (a
     /// LineString, a Point, or null for ""), or an array of them (a MultiLineString); with a
-    /// `holes` member beside it, as `geo encode --to json` writes them, a Polygon or MultiPolygon.
+    /// `holes` member beside it, as `geo encode --to geojson` writes them, a Polygon or MultiPolygon.
     func geometry(in range: Range<Int>, named name: String, record: UnsafeBufferPointer<UInt8>, within place: String) throws -> Geometry? {
         var scanner = JSONScanner(record, position: range.lowerBound)
         var paths: Range<Int>?, holes: Range<Int>?

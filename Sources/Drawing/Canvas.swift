@@ -417,6 +417,8 @@ public final class Canvas {
 }
 
 /// A PNG image to stamp along lines (GMSSpriteStyle, GMSTextureStyle).
+/// Sendable by hand: the image surface is only read after init (cairo reads a surface used as a
+/// source from one drawing thread at a time: the canvas's).
 public final class Stamp: @unchecked Sendable {
     let surface: OpaquePointer
     let width: Double

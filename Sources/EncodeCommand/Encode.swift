@@ -20,11 +20,11 @@ public struct Encode: StreamingCommand {
         absolute value; the deltas between rounded values are encoded with 64-bit integers, so \
         precision 6 and 7 and long paths cannot overflow.
 
-        With --to text (the default) each record becomes one line: a Point, MultiPoint or \
+        With --to polyline (the default) each record becomes one line: a Point, MultiPoint or \
         LineString encodes its positions, a Polygon its outer ring (a Polygon with holes, a \
-        multi-part geometry or a GeometryCollection is a bad record: use --to json), and a null \
+        multi-part geometry or a GeometryCollection is a bad record: use --to geojson), and a null \
         geometry or an empty path the empty polyline, written "" (a JSON string, which geo decode \
-        reads back as a null geometry; a blank line would be skipped). With --to json each record is written back \
+        reads back as a null geometry; a blank line would be skipped). With --to geojson each record is written back \
         as a Feature with properties.polyline; a Polygon adds properties.holes (an array, like \
         GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines.
         """,
@@ -32,24 +32,30 @@ public struct Encode: StreamingCommand {
         examples: [
             Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-120.2,38.5],[-120.95,40.7],[-126.453,43.252]]}' | geo encode",
                     "Prints _p~iF~ps|U_ulLnnqC_mqNvxq`@, the polyline of the three points."),
-            Example("geo encode -p6 routes.ndjson > routes.polyline6", "Encodes at precision 6 for OSRM or Valhalla."),
-            Example("geo encode --to json areas.ndjson | jq -r .properties.holes[]",
+            Example("geo encode --to-precision 6 routes.ndjson > routes.polyline6", "Encodes at precision 6 for OSRM or Valhalla."),
+            Example("geo encode --to geojson areas.ndjson | jq -r .properties.holes[]",
                     "Keeps each Feature and lists the holes of its polygons."),
         ])
 
-    enum Output: String, CaseIterable, Sendable { case text, json }
+    public static let sampleArguments = [[], ["--to", "geojson", "--to-precision", "7", "--rs"], ["--to", "json", "-p", "6"]]
 
-    /// The precision of the polylines encode writes (its only polylines).
-    static let precision = Option(integer: "precision", short: "p", in: Polyline.precisions, help: "Decimal digits kept: 5 for Google, 6 for OSRM/Valhalla polyline6.")
-        .defaulting(to: 5)
-    static let to = Option(choice: "to", of: Output.self, help: "Output: one polyline per line, or the Feature with properties.polyline.")
-        .defaulting(to: .text)
+    /// `text` and `json` are the old words for polyline and geojson.
+    enum Output: String, CaseIterable, Sendable { case polyline, geojson }
+
+    /// The precision of the polylines encode writes, `--to-precision` as for every command that
+    /// writes polylines (`--precision` and `-p`, its old names, are the precision of polylines
+    /// read everywhere else).
+    static let precision = Option(integer: "to-precision", in: Polyline.precisions, help: "Decimal digits of the polylines written: 5 for Google, 6 for OSRM/Valhalla polyline6.")
+        .hiddenAliases("precision", short: "p").defaulting(to: 5)
+    static let to = Option(choice: "to", of: Output.self, aliases: ["text": .polyline, "json": .geojson],
+                           help: "Output: one polyline per line, or the Feature with properties.polyline.")
+        .defaulting(to: .polyline)
 
     public let stream: StreamConfiguration
     public let handler: EncodeHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let json = arguments[Encode.to] == .json
+        let json = arguments[Encode.to] == .geojson
         stream = try StreamOptions.configuration(arguments, jsonOutput: json)
         handler = EncodeHandler(precision: arguments[Encode.precision], json: json)
     }
@@ -72,11 +78,11 @@ public struct EncodeHandler: RecordHandler {
     /// The one path a text-mode record encodes.
     func singlePath(of geometry: Geometry?) throws(BadRecord) -> Path {
         do { return try Geometry.singlePath(of: geometry) } catch {
-            throw BadRecord("\(error.message): use --to json to keep every path")
+            throw BadRecord("\(error.message): use --to geojson to keep every path")
         }
     }
 
-    /// properties.polyline (and holes) for --to json.
+    /// properties.polyline (and holes) for --to geojson.
     func properties(of geometry: Geometry?) throws -> [(String, JSONValue)] {
         switch geometry {
         case nil: return [("polyline", .string(""))]

@@ -69,16 +69,16 @@ public enum ArgumentParser {
                     index += 1
                     continue
                 }
-                guard let spec = command.option(named: name) else {
-                    throw UsageError("unknown option '--\(name)'" + suggestion(for: name, among: command.options.map(\.long) + ["help", "version"], prefix: "--"))
+                guard let spec = command.option(given: name) else {
+                    throw UsageError("unknown option '--\(name)'" + suggestion(for: name, among: command.options.flatMap { [$0.long] + $0.hiddenLongs } + ["help", "version"], prefix: "--"))
                 }
                 if spec.takesValue {
                     let value: String
                     if let inline { value = inline } else { value = try needValue(spec, "--\(name)") }
-                    parsed.add(name, try spec.parse(value))
+                    parsed.add(spec.long, try spec.parse(value))
                 } else {
                     if inline != nil { throw UsageError("option '--\(name)' takes no value") }
-                    parsed.add(name, true)
+                    parsed.add(spec.long, true)
                 }
             } else if argument.hasPrefix("-") && argument.count > 1 {
                 // One or more short options: flags may cluster; a value option takes the rest.
@@ -86,7 +86,7 @@ public enum ArgumentParser {
                 while let letter = letters.first {
                     letters = letters.dropFirst()
                     if letter == "h" { parsed.helpRequested = true; continue }
-                    guard let spec = command.options.first(where: { $0.short == letter }) else {
+                    guard let spec = command.option(givenShort: letter) else {
                         throw UsageError("unknown option '-\(letter)'" + suggestion(for: String(letter), among: command.options.compactMap { $0.short.map(String.init) }, prefix: "-"))
                     }
                     if spec.takesValue {

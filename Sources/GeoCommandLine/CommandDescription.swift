@@ -26,6 +26,10 @@ public struct CommandDescription: Sendable {
     }
 
     public func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
+
+    /// The option a name given on the command line means: its own, or an old spelling of it.
+    func option(given name: String) -> OptionSpec? { options.first { $0.long == name || $0.hiddenLongs.contains(name) } }
+    func option(givenShort letter: Character) -> OptionSpec? { options.first { $0.short == letter || $0.hiddenShort == letter } }
 }
 
 /// What an option's value may be: drives validation, help text and completion.
@@ -54,6 +58,10 @@ public struct OptionSpec: Sendable {
     /// `--style` suggests the named colours but also takes `#RRGGBB` and `gradient(FROM,TO)`.
     public var suggestions: [String] = []
     public var help: String
+    /// Old spellings still read, for scripts written before a rename, and never shown (help,
+    /// man pages and completions read `long` and `short` only).
+    public var hiddenLongs: [String] = []
+    public var hiddenShort: Character?
     /// Checks a value given on the command line and turns it into the declaration's type.
     var parse: @Sendable (String) throws(UsageError) -> any Sendable = { $0 }
 

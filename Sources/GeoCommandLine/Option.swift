@@ -37,6 +37,15 @@ public struct Option<Value: Sendable>: OptionDeclaration {
         defaulting(to: value, shown: value.rawValue)
     }
 
+    /// The same option, also read under old names (`--precision`, `-p`) that help, man pages
+    /// and completions do not show: a rename that breaks no script.
+    public func hiddenAliases(_ longs: String..., short: Character? = nil) -> Option {
+        var copy = self
+        copy.spec.hiddenLongs = longs
+        copy.spec.hiddenShort = short
+        return copy
+    }
+
     /// The same option, which may be given several times (read with `arguments.all(_:)`).
     public func repeatable() -> Option {
         var copy = self
@@ -102,11 +111,13 @@ extension Option where Value == String {
 }
 
 extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
-    /// One of an enumeration's raw values.
-    public init(choice long: String, short: Character? = nil, of type: Value.Type, valueName: String? = nil, help: String) {
+    /// One of an enumeration's raw values, or an old word for one (`aliases`, read but never
+    /// shown: a renamed value breaks no script).
+    public init(choice long: String, short: Character? = nil, of type: Value.Type, aliases: [String: Value] = [:],
+                valueName: String? = nil, help: String) {
         let words = Value.allCases.map(\.rawValue)
         self.init(OptionSpec(long, short: short, value: .choice(words), valueName: valueName, help: help)) { text throws(UsageError) in
-            guard let value = Value(rawValue: text) else {
+            guard let value = Value(rawValue: text) ?? aliases[text] else {
                 throw UsageError("option '--\(long)' takes one of \(words.joined(separator: ", ")), not '\(text)'"
                                  + ArgumentParser.suggestion(for: text, among: words, prefix: ""))
             }

@@ -21,7 +21,9 @@ import SpansCommand
 public enum Dispatcher {
     public static let version = "0.3.0"
 
-    /// Every built-in, in the order `geo commands` and help list them.
+    /// Every built-in, in the order `geo commands` and help list them: the one list of them.
+    /// Everything else (help, man pages, completions, the tests, the fuzz harnesses) reads it,
+    /// the end-to-end tests through `geo --list-cmds=builtins`.
     public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
@@ -49,6 +51,17 @@ public enum Dispatcher {
                 return ExitCode.usage
             }
             return dispatch(command, Array(rest.dropFirst()))
+        case "--list-cmds=builtins", "--list-cmds=samples":
+            // Hidden, as git's --list-cmds is: how the end-to-end tests learn the built-ins, and
+            // the arguments to run each with (one line per list: the name, then the arguments,
+            // separated by tabs).
+            guard arguments.count == 1 else {
+                printError("geo: \(first) takes nothing after it\n")
+                return ExitCode.usage
+            }
+            let lists = first == "--list-cmds=builtins" ? builtins.map { [$0.description.name] }
+                : builtins.flatMap { command in command.sampleArguments.map { [command.description.name] + $0 } }
+            return printOutput(lists.map { $0.joined(separator: "\t") + "\n" }.joined())
         case "--generate-manual", "--generate-completions":
             // Hidden: what the SwiftPM plugins run to regenerate man/ and completions/.
             guard arguments.count == 2 else {
@@ -183,8 +196,10 @@ public enum Dispatcher {
                 are copied unchanged; a bare geometry, which becomes a Feature; or a FeatureCollection, \
                 taken as its features in order. CRLF line ends, a byte order mark, RS-prefixed lines \
                 and RFC 8142 sequences are read too. With --from polyline, path-consuming commands read \
-                one encoded polyline per line instead, and with --from text one path per line as \
-                LAT,LNG LAT,LNG ... (what geo decode --to text writes).
+                one encoded polyline per line instead, and with --from latlng one path per line as \
+                LAT,LNG LAT,LNG ... (what geo decode --to latlng writes). These three words, geojson, \
+                polyline and latlng, name the formats of every --from and --to; -p (--precision) is \
+                always the precision of polylines read, --to-precision of polylines written.
 
                 Positions are [longitude, latitude] (RFC 7946); command-line coordinates are LAT,LNG. \
                 Numbers are printed in the shortest form that reads back to the same double, never in \

@@ -1,16 +1,13 @@
-import CircleCommand
+#if canImport(Glibc)
+import Glibc
+#endif
 import CommandKit
-import DecodeCommand
-import EncodeCommand
 import GeoCommandLine
 import GeoDispatcher
 import GeoJSON
-import InterpolateCommand
 import JSONBytes
-import LengthCommand
 import Polyline
 import Records
-import SpansCommand
 
 /// The fuzz harnesses: each takes arbitrary bytes and must neither crash nor break an
 /// invariant (a failed invariant is a crash on purpose, so the fuzzer keeps the input).
@@ -73,41 +70,76 @@ enum Harness: String, CaseIterable {
         }
     }
 
-    /// One handler per command, with settings that keep the work per record bounded, and whether
-    /// it writes GeoJSON (the others write polylines or text, which may well start with "{").
-    static let handlers: [(handler: any RecordHandler, writesJSON: Bool)] = [
-        (handler(Encode.self, []), false), (handler(Encode.self, ["--to", "json", "-p", "7"]), true),
-        (handler(Decode.self, []), true), (handler(Decode.self, ["--field", "p", "--to", "text"]), false),
-        (handler(Length.self, ["--cumulative"]), true), (handler(Length.self, ["--kind", "rhumb"]), true),
-        (handler(Length.self, ["--kind", "projected", "--from", "polyline"]), true),
-        (handler(Interpolate.self, ["--fraction", "0.3", "--kind", "rhumb"]), true),
-        (handler(Interpolate.self, ["--distance", "-1000"]), true),
-        (handler(Interpolate.self, ["--count", "7", "--kind", "projected"]), true),
-        (handler(Interpolate.self, ["--densify", "500000"]), true),
-        (handler(Interpolate.self, ["--every", "100000", "--to", "polyline"]), false),
-        (handler(CircleToPolygon.self, ["--radius", "100000", "--segments", "16"]), true),
-        (handler(CircleToPolygon.self, ["--radius-field", "r", "--segments", "8"]), true),
-        (handler(Spans.self, ["--style", "red", "--style", "gradient(red,blue)", "--length", "300000", "--offset", "-7", "--split"]), true),
-        (handler(Spans.self, ["--span", "red:0.5", "--span", "blue", "--kind", "rhumb"]), true),
-    ]
+    /// Every built-in (`Dispatcher.builtins`, so a command added later is fuzzed too) with each of
+    /// its `sampleArguments`: the record handler of a streaming command, run in memory; any other
+    /// command (render) run whole on the input as a file.
+    static let runs: [Run] = Dispatcher.builtins.flatMap { command in
+        command.sampleArguments.map { arguments in
+            let parsed = try! ArgumentParser.parse(arguments, for: command.description)
+            if let streaming = try! command.init(parsed) as? any StreamingCommand {
+                return .handler(streaming.handler)
+            }
+            return .whole(command, arguments)
+        }
+    }
 
-    static func handler<Command: StreamingCommand>(_ type: Command.Type, _ arguments: [String]) -> any RecordHandler {
-        try! Command(ArgumentParser.parse(arguments, for: Command.description)).handler
+    enum Run {
+        case handler(any RecordHandler)
+        case whole(any GeoCommand.Type, [String])
     }
 
     func records(_ data: UnsafeBufferPointer<UInt8>) {
-        let bytes = Array(data)
-        for (handler, writesJSON) in Harness.handlers {
-            let (output, _) = processInMemory(bytes, with: handler)
-            // Every GeoJSON output line must be one whole, valid JSON text.
-            for line in output.split(separator: UInt8(ascii: "\n")) where writesJSON {
-                line.withUnsafeBufferPointer { text in
-                    var check = JSONScanner(text)
-                    let valid = (try? check.skipValue()) != nil && (try? check.expectEnd()) != nil
-                    if !valid { printError("a handler wrote invalid JSON: \(String(decoding: text, as: UTF8.self))\n") }
-                    precondition(valid, "a handler wrote invalid JSON")
-                }
+        for run in Harness.runs {
+            switch run {
+            case .handler(let handler):
+                let (output, _) = processInMemory(Array(data), with: handler)
+                Harness.checkJSON(output)
+            case .whole(let command, let arguments):
+                Harness.runWhole(command, arguments, on: data)
             }
         }
+    }
+
+    /// Every output line with a '"' in it must be one whole, valid JSON text: GeoJSON output
+    /// always has one, and the other outputs never (polylines are bytes 63-126, the LAT,LNG
+    /// text is digits, signs, points, commas and spaces).
+    static func checkJSON(_ output: [UInt8]) {
+        for line in output.split(separator: UInt8(ascii: "\n")) where line.contains(UInt8(ascii: "\"")) {
+            line.withUnsafeBufferPointer { text in
+                var check = JSONScanner(text)
+                let valid = (try? check.skipValue()) != nil && (try? check.expectEnd()) != nil
+                if !valid { printError("a handler wrote invalid JSON: \(String(decoding: text, as: UTF8.self))\n") }
+                precondition(valid, "a handler wrote invalid JSON")
+            }
+        }
+    }
+
+    /// Runs `geo COMMAND ARGUMENTS... -q FILE` with the bytes in FILE, its standard output thrown
+    /// away (its messages still go to standard error).
+    static func runWhole(_ command: any GeoCommand.Type, _ arguments: [String], on data: UnsafeBufferPointer<UInt8>) {
+        var template = Array("/tmp/geo-fuzz-XXXXXX".utf8CString)
+        let file = mkstemp(&template)
+        precondition(file >= 0, "cannot create a temporary file")
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(path) }
+        var written = 0
+        while written < data.count {
+            let count = write(file, data.baseAddress! + written, data.count - written)
+            precondition(count > 0, "cannot write the temporary file")
+            written += count
+        }
+        close(file)
+        fflush(nil)
+        let savedOutput = dup(1), discard = open("/dev/null", O_WRONLY)
+        dup2(discard, 1)
+        close(discard)
+        defer {
+            fflush(nil)
+            dup2(savedOutput, 1)
+            close(savedOutput)
+        }
+        let parsed = try! ArgumentParser.parse(arguments + ["-q", path], for: command.description)
+        let status = try! command.init(parsed).run()
+        precondition(status == .success || status == .dataError, "\(command.description.name) ended with \(status)")
     }
 }

@@ -15,8 +15,10 @@ public enum EdgeKind: String, CaseIterable, Sendable {
     case projected
 }
 
-/// The one place geo measures and walks edges: every command goes through here, and this is the
-/// only code that calls PROJ's geodesic routines.
+/// How geo measures and walks edges: every command's lengths and positions along edges go
+/// through here. PROJ's geodesic routines are also called by the other files of this module
+/// that need more than an edge (Area, Circle, Containment, EdgeExtent, NearestPoint, Rhumb),
+/// through the `Geodesic` parameters kept here; no other module calls them.
 public struct EdgeModel: Sendable {
     public let earth: Earth
     public let kind: EdgeKind
@@ -157,6 +159,7 @@ public struct Edge {
 
 /// PROJ's geodesic parameters for one Earth, initialised once and shared read-only by every
 /// thread (geod_geodesic is a few hundred bytes: passing a pointer avoids copying it per edge).
+/// Sendable by hand: `pointer` is written once, by geod_init in init, and only read after.
 final class Geodesic: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<geod_geodesic>
 

@@ -8,6 +8,8 @@ import Geometry
 /// (`EPSG:3857`, `+proj=ortho +lat_0=… +lon_0=…`, a WKT or PROJJSON text), x east and y north
 /// (PROJ's `proj_normalize_for_visualization`). One PJ context per object: use an object from
 /// one thread at a time (each thread makes its own).
+/// Sendable by hand: it may move between threads (a pool hands it out), but is used by one at
+/// a time, as its PJ context requires; nothing in it changes after init.
 public final class Projection: @unchecked Sendable {
     /// The CRS as given.
     public let crs: String

@@ -47,7 +47,7 @@ extension Geometry {
     }
 
     /// The one path of a geometry, in order, the single helper every command uses:
-    /// - to write it (`along` nil: one encoded polyline, `--to polyline`, `decode --to text`): a
+    /// - to write it (`along` nil: one encoded polyline, `--to polyline`, `decode --to latlng`): a
     ///   LineString's or MultiPoint's positions, a Point as a path of one, a Polygon without
     ///   holes as its ring, null as the empty path; geometries of several paths throw;
     /// - to walk along it (`along`, what the path is for, ends the message: interpolate, spans):

@@ -4,6 +4,7 @@ import Glibc
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -46,6 +47,11 @@ public struct Interpolate: StreamingCommand {
                     "Geodesic flight paths that draw as curves on a Web Mercator map."),
         ])
 
+    public static let sampleArguments = [
+        ["--fraction", "0.3", "--kind", "rhumb"], ["--distance", "-1000"], ["--count", "7", "--kind", "projected"],
+        ["--densify", "500000", "--digits", "2"], ["--every", "100000", "--to", "polyline", "--to-precision", "6"],
+    ]
+
     enum Mode: Sendable, Equatable {
         case fraction(Double)
         case distance(Double)
@@ -85,10 +91,8 @@ public struct Interpolate: StreamingCommand {
     }
 }
 
-public struct InterpolateHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct InterpolateHandler: PathHandler {
+    public let input: PathInputFormat
     let output: PathOutputFormat
     let model: EdgeModel
     let mode: Interpolate.Mode

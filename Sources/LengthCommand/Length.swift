@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records
@@ -36,6 +37,8 @@ public struct Length: StreamingCommand {
                     "Rhumb-line lengths, with the distance travelled at each vertex."),
         ])
 
+    public static let sampleArguments = [["--cumulative"], ["--kind", "rhumb", "--sphere", "6371009"], ["--kind", "projected", "--from", "polyline", "-p6"], ["--from", "latlng", "--field", "l"]]
+
     static let field = Option(text: "field", valueName: "NAME", help: "The property the length goes in.")
         .defaulting(to: "length_m")
     static let cumulative = Flag("cumulative", help: "Also add properties.cumulative_m, the distance from the start at each vertex.")
@@ -54,10 +57,8 @@ public struct Length: StreamingCommand {
     }
 }
 
-public struct LengthHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct LengthHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let field: String
     let cumulative: Bool

@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import JSONBytes
@@ -54,6 +55,8 @@ public struct Locate: StreamingCommand {
                     "The three roads nearest each stop, their edges rhumb lines."),
         ])
 
+    public static let sampleArguments = [["--point", "20.5,10.5"], ["--point", "1,2", "--from", "text", "--tolerance", "1", "--kind", "projected"]]
+
     static let point = Option(custom: "point", valueName: "LAT,LNG", help: "Locate this point (latitude first) against each input shape.") { text throws(UsageError) in
         try parseLatLng(text, option: "point")
     }
@@ -106,15 +109,13 @@ public struct Locate: StreamingCommand {
     }
 }
 
-public struct LocateHandler: RecordHandler {
+public struct LocateHandler: PathHandler {
     enum Mode: Sendable {
         case point(Position)
         case shapes(String, within: Double?, limit: Int?)
     }
 
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+    public let input: PathInputFormat
     let model: EdgeModel
     let mode: Mode
     let tolerance: Double

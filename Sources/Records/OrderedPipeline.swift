@@ -20,6 +20,7 @@
 /// for their turn. Records that each write megabytes (spans --split under a short pattern) had
 /// piled up whole in finished chunks behind a slow one; in parts, no buffer grows past the
 /// part size (or one record's output, until that record commits).
+/// Sendable by hand: every mutable member is touched only with `condition` locked.
 final class OrderedPipeline: @unchecked Sendable {
     enum Item {
         /// A chunk's result, or a part of it handed over before the chunk was done.

@@ -3,7 +3,7 @@
 /// command, JSON given to decode).
 public enum RecordHints {
     /// A hint from the record's bytes alone. `readsJSON`: the command expected JSON;
-    /// `pathFormats`: it takes `--from polyline` and `--from text`.
+    /// `pathFormats`: it takes `--from polyline` and `--from latlng`.
     public static func hint(for record: UnsafeBufferPointer<UInt8>, readsJSON: Bool, pathFormats: Bool) -> String? {
         guard let first = record.first else { return nil }
         if record.count >= 2 && first == 0x1F && record[1] == 0x8B {
@@ -17,7 +17,7 @@ public enum RecordHints {
             return "is it an encoded polyline? use --from polyline"
         }
         if pathFormats && record.allSatisfy({ ($0 >= 48 && $0 <= 57) || ", .-+\t".utf8.contains($0) }) && record.contains(UInt8(ascii: ",")) {
-            return "is it a path of LAT,LNG pairs? use --from text"
+            return "is it a path of LAT,LNG pairs? use --from latlng"
         }
         return nil
     }

@@ -5,6 +5,8 @@ import Synchronization
 
 /// A mutex with one condition variable: all the synchronisation the ordered pipeline needs, on
 /// pthreads directly so that geo does not load Foundation (and ICU) just for a lock.
+/// Sendable by hand: the pthread mutex and condition are made for use from many threads, and
+/// the pointers to them never change after init.
 final class Monitor: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -115,6 +117,8 @@ enum SignalGuard {
 /// handler only calls unlink(2), which is async-signal-safe.
 public enum TemporaryFiles {
     static let capacity = 16
+    // Unsafe by hand: written only by `add` and `remove`, which geo calls from the one thread
+    // that writes its output file; read by the signal handler, which passes the pointers to unlink.
     nonisolated(unsafe) static let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     nonisolated(unsafe) static var initialised = false
 

@@ -5,6 +5,7 @@ import CommandKit
 import Drawing
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import Records

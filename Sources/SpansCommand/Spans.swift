@@ -1,6 +1,7 @@
 import CommandKit
 import GeoCommandLine
 import Geodesy
+import GeodesyOptions
 import GeoJSON
 import Geometry
 import JSONBytes
@@ -49,6 +50,11 @@ public struct Spans: StreamingCommand {
             Example("geo decode route.txt | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
         ])
+
+    public static let sampleArguments = [
+        ["--style", "red", "--style", "gradient(red,blue)", "--length", "300000", "--offset", "-7", "--split", "--width", "3"],
+        ["--span", "red:0.5", "--span", "blue", "--kind", "rhumb"],
+    ]
 
     /// A style as given and as parsed.
     typealias NamedStyle = (name: String, style: Style)
@@ -117,10 +123,8 @@ public struct Spans: StreamingCommand {
     }
 }
 
-public struct SpansHandler: RecordHandler {
-    public var readsJSON: Bool { input.readsJSON }
-    public func hint(for record: UnsafeBufferPointer<UInt8>) -> String? { input.hint(for: record) }
-    let input: PathInputFormat
+public struct SpansHandler: PathHandler {
+    public let input: PathInputFormat
     let model: EdgeModel
     let request: SpanRequest
     let split: Bool

@@ -8,9 +8,12 @@
 // header; the first call of any dlopen()s the library, and each function resolves its real
 // self once (dlsym) and calls through: an indirect call, a nanosecond.
 //
-// The library's calls between its own functions stay inside it: these definitions are not
-// exported from the executable. Adding a function to geo: add a FORWARD line to its file (the
-// link fails with an undefined symbol until you do).
+// The library's calls between its own functions stay inside it: these definitions are hidden
+// (and the executable exports only hypot, remainder and remquo, Package.swift), so the dynamic
+// linker never binds libproj's own call of, say, proj_create to them
+// (Tests/EndToEnd/test_system_libraries.py reads the binary's exports and the loader's bindings). Adding
+// a function to geo: add a FORWARD line to its file (the link fails with an undefined symbol
+// until you do).
 #ifndef GEO_LAZY_LIBRARY_H
 #define GEO_LAZY_LIBRARY_H
 
@@ -59,8 +62,8 @@ static inline void *lazy_library_resolve(struct lazy_library *library, const cha
         __atomic_store_n(&real, function, __ATOMIC_RELEASE); \
     }
 #define FORWARD(type, name, params, arguments) \
-    type name params { LAZY_REAL(name, type, params) return function arguments; }
+    __attribute__((visibility("hidden"))) type name params { LAZY_REAL(name, type, params) return function arguments; }
 #define FORWARD_VOID(name, params, arguments) \
-    void name params { LAZY_REAL(name, void, params) function arguments; }
+    __attribute__((visibility("hidden"))) void name params { LAZY_REAL(name, void, params) function arguments; }
 
 #endif

@@ -1,6 +1,10 @@
-// PROJ (libproj), loaded on first use: see lazy_library.h. PROJ's calls to hypot() still bind
-// to hypot.c's: the executable's exported symbols come first in the lookup scope, also for a
-// library loaded later.
+// PROJ (libproj), loaded on first use: see lazy_library.h. PROJ's calls to hypot(), remainder()
+// and remquo() still bind to hypot.c's and remainder.c's: the executable's exported symbols come
+// first in the lookup scope, also for a library loaded later. Its calls of its own functions
+// (proj_create, geod_inverse, ...) do not bind to the wrappers below, which are hidden.
+// The headers' own export macros, set to hidden: these wrappers stay inside the executable.
+#define PROJ_DLL __attribute__((visibility("hidden")))
+#define GEOD_DLL __attribute__((visibility("hidden")))
 #include <geodesic.h>
 #include <proj.h>
 

@@ -6,7 +6,9 @@
 // length` in them, for arguments that are almost always within a turn or two of zero.
 //
 // How: as hypot.c, these are defined in the executable and exported (`--export-dynamic-symbol`
-// in Package.swift), so the dynamic linker binds PROJ's calls to them before libm's.
+// in Package.swift), so the dynamic linker binds PROJ's calls to them before libm's, and every
+// other call in the process (PROJ's projections in geo render included). That is safe because
+// they return glibc's results bit for bit, as below.
 //
 // Exactness: remainder is exact by definition (IEEE 754: x − n·y with n the integer nearest to
 // x/y, ties to even; a zero result has the sign of x), so any correct implementation returns

@@ -41,6 +41,22 @@ def geo_bin() -> str:
     return str(GEO_BIN)
 
 
+def listed(kind):
+    """What `geo --list-cmds=KIND` prints, one list of words a line (tab-separated), as git's
+    tests read `git --list-cmds`: "builtins", the built-in commands (the dispatcher's one list
+    of them); "samples", each built-in's sample arguments, the command's name first. Read at
+    collection time, so a missing binary fails the run."""
+    result = subprocess.run([str(GEO_BIN), f"--list-cmds={kind}"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{GEO_BIN} --list-cmds={kind} failed ({result.returncode}): {result.stderr}")
+    return [line.split("\t") for line in result.stdout.splitlines()]
+
+
+def builtins():
+    """The built-in commands, in the order `geo commands` lists them."""
+    return [words[0] for words in listed("builtins")]
+
+
 def _as_bytes(data):
     if data is None:
         return b""

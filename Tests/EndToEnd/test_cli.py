@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import GOOGLE_P5, RS, feature_line, geo_bin, run
+from conftest import GOOGLE_P5, GOOGLE_PATH, RS, feature_line, geo_bin, run
 
 P12 = b'{"type":"Point","coordinates":[1,2]}\n'
 GOOGLE_FEATURE = feature_line('{"type":"LineString","coordinates":[[-120.2,38.5],[-120.95,40.7],[-126.453,43.252]]}')
@@ -56,8 +56,8 @@ def test_exit_65_on_bad_record():
     (["encode", "-p"], "encode", "-p"),
     (["encode", "-p", "abc"], "encode", "abc"),
     (["encode", "-p", "99"], "encode", "99"),
-    (["encode", "--precision="], "encode", "--precision"),
-    (["encode", "--to", "geojson"], "encode", "geojson"),
+    (["encode", "--to-precision="], "encode", "--to-precision"),
+    (["encode", "--to", "latlng"], "encode", "latlng"),
     (["encode", "--strict=yes"], "encode", "--strict"),
     (["encode", "-j", "0"], "encode", "-j"),
     (["encode", "--prec", "6"], "encode", "'--prec'"),        # long options are never abbreviated
@@ -247,7 +247,7 @@ def test_command_help(cmd):
     assert (rc, err) == (0, "")
     assert out.startswith(f"geo {cmd} - ".encode())
     assert f"geo {cmd} [OPTIONS] [FILE...]".encode() in out
-    for flag in (b"--precision", b"--rs", b"--collection", b"--strict", b"--rejects", b"--jobs", b"--output"):
+    for flag in (b"precision", b"--rs", b"--collection", b"--strict", b"--rejects", b"--jobs", b"--output"):
         assert flag in out, flag
     assert run([cmd, "-h"]) == (0, out, "")
     assert run(["help", cmd]) == (0, out, "")
@@ -434,3 +434,38 @@ def test_strict_with_jobs_keeps_exactly_the_earlier_records(mixed, tmp_path):
         assert rc == 65, jobs
         assert out == ref_out, jobs
         assert len(err.splitlines()) == 1 and err.startswith(f"geo encode: {src}:{bad_line}: "), (jobs, err)
+
+
+# --- one vocabulary of formats, the old words kept -------------------------------------------
+
+LATLNG = b"38.5,-120.2 40.7,-120.95 43.252,-126.453\n"
+
+
+@pytest.mark.parametrize("new,old,data", [
+    (["encode", "--to", "polyline"], ["encode", "--to", "text"], None),
+    (["encode", "--to", "geojson"], ["encode", "--to", "json"], None),
+    (["encode", "--to-precision", "6"], ["encode", "-p6"], None),
+    (["encode", "--to-precision", "6"], ["encode", "--precision=6"], None),
+    (["decode", "--to", "latlng"], ["decode", "--to", "text"], GOOGLE_P5 + "\n"),
+    (["decode", "--to", "geojson"], ["decode", "--to", "json"], GOOGLE_P5 + "\n"),
+    (["length", "--from", "latlng"], ["length", "--from", "text"], LATLNG),
+    (["area", "--from", "latlng"], ["area", "--from", "text"], LATLNG),
+    (["locate", "--point", "40,-121", "--from", "latlng"], ["locate", "--point", "40,-121", "--from", "text"], LATLNG),
+])
+def test_old_format_words_still_work(new, old, data):
+    # geojson | polyline | latlng for every --from and --to; scripts with the old words run as before.
+    if data is None:
+        data = json.dumps({"type": "LineString", "coordinates": GOOGLE_PATH}) + "\n"
+    expected = run(new, data)
+    assert expected[0] == 0 and expected[1], expected
+    assert run(old, data) == expected
+
+
+@pytest.mark.parametrize("command", ["encode", "decode", "length", "interpolate", "circle-to-polygon", "locate"])
+def test_help_shows_only_the_new_words(command):
+    rc, out, _ = run([command, "--help"])
+    options = out.decode().split("OPTIONS:")[1].split("EXAMPLES:")[0]
+    words = {w for choices in re.findall(r"--(?:to|from) (\S+)", options) for w in choices.split("|")}
+    assert rc == 0 and words and words <= {"geojson", "polyline", "latlng"}, options
+    if command == "encode":
+        assert "-p," not in options and "--precision " not in options

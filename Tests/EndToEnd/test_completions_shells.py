@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GEO_BIN, REPO
+from conftest import GEO_BIN, REPO, builtins
 
 GEO = str(GEO_BIN)
-BUILTINS = ["encode", "decode", "length", "interpolate", "circle-to-polygon", "spans", "area", "locate", "render"]
+BUILTINS = builtins()
 TIMEOUT = 10        # seconds for any one thing to appear on the screen
 SETTLE = 0.3        # seconds the screen must stay the same before a TAB counts as done
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import GEO_BIN, REPO, run
+from conftest import GEO_BIN, REPO, listed, run
 
 HOSTILE = REPO / "Tests" / "Corpus"
 MANIFEST = json.loads((HOSTILE / "manifest.json").read_text())
@@ -94,6 +94,23 @@ def test_every_case_between_good_records(command, tmp_path):
             # Exactly the bad line: as a JSON string, or in base64 when it is not UTF-8.
             kept = record["input"].encode() if "input" in record else base64.b64decode(record["input_base64"])
             assert kept == case.strip(b" \t"), name
+
+
+@pytest.mark.parametrize("sample", listed("samples"), ids=" ".join)
+def test_every_builtin_with_each_of_its_sample_arguments_survives_every_case(sample):
+    # Every built-in the binary lists (one added after the manifest was written too), with each of
+    # its sample arguments, on every case between good records on standard input: exit 0 or 65,
+    # one message per bad record naming its line, never a crash.
+    data = b""
+    for name in sorted(CASES):
+        data += GOOD_PATH + b"\n" + GOOD_POINT + b"\n" + (HOSTILE / "cases" / f"{name}.ndjson").read_bytes()
+    data += GOOD_PATH + b"\n"
+    for jobs in ["1", "2"]:
+        rc, out, err = run(sample + ["-j", jobs], data)
+        assert rc in (0, 65), f"{sample}: exit {rc}: {err[-2000:]}"
+        for report in err.splitlines():
+            assert report.startswith(f"geo {sample[0]}: <stdin>:"), report
+            assert 1 <= int(report.split(":")[2]) <= data.count(b"\n"), report
 
 
 POLYLINE_CASES = {

@@ -40,3 +40,17 @@ def test_an_arrow_the_table_does_not_allow_is_caught(tmp_path):
     package.write_text(text)
     assert check_layers.violations(root) == [
         "EncodeCommand -> Geodesy: Package.swift declares an arrow the layering does not allow"]
+
+
+def test_a_row_that_lets_a_layer_use_one_above_it_is_caught(tmp_path):
+    root = _copy(tmp_path)
+    doc = root / "docs" / "ARCHITECTURE.md"
+    doc.write_text(doc.read_text().replace("| JSONBytes, Geometry, GeoJSON, CMalloc |", "| JSONBytes, Geometry, GeoJSON, CMalloc, any command |"))
+    problems = check_layers.violations(root)
+    assert "Records -> EncodeCommand: the table lets the engine layer use the command layer, which is not below it" in problems
+
+
+def test_any_layer_stands_for_every_module_of_it():
+    arrows = check_layers.allowed_arrows()
+    commands = {name for name, (layer, _) in check_layers.layer_table()[1].items() if layer == "command"}
+    assert {"EncodeCommand", "RenderCommand"} <= commands <= arrows["GeoDispatcher"]

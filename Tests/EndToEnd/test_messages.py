@@ -27,7 +27,7 @@ def lines(err):
 
 @pytest.mark.parametrize("args,data,hint", [
     (["length"], b"_p~iF~ps|U_ulLnnqC_mqNvxq`@\n", "use --from polyline"),
-    (["length"], b"51.5,-0.12 48.85,2.35\n", "use --from text"),
+    (["length"], b"51.5,-0.12 48.85,2.35\n", "use --from latlng"),
     (["decode"], b'{"type":"Feature","properties":{"p":"_p~iF~ps|U"},"geometry":null}\n', "use --field NAME"),
     (["length"], b"\x1f\x8b\x08\x00\x00\x00\x00\x00\n", "gzip"),
 ])

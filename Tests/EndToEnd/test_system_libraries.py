@@ -78,3 +78,30 @@ def test_a_missing_library_fails_its_command_clearly_and_decode_still_runs(tmp_p
     assert f"geo: cannot load {what}:" in out.stderr and package in out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["line.json"], "a file was left behind"
     assert '"coordinates":[-120.2,38.5]' in out.stdout and "decode=0" in out.stdout
+
+
+# --- what the binary exports ------------------------------------------------------------------
+
+LIBM_FUNCTIONS = ["hypot", "remainder", "remquo"]
+
+
+def test_the_binary_exports_only_geos_libm_functions():
+    """Exactly hypot, remainder and remquo: not the lazy PROJ and cairo wrappers (libproj's own
+    calls would bind to them), not geo's Swift symbols. The Swift runtime needs none exported: it
+    finds metadata and conformances through the sections it registers at start, and a crash's
+    backtrace (swift-backtrace) reads the file's own symbol table."""
+    out = subprocess.run(["nm", "-D", "--defined-only", geo_bin()], capture_output=True, text=True, check=True)
+    names = sorted(line.split()[-1].split("@")[0] for line in out.stdout.splitlines())
+    assert [n for n in names if n.startswith(("proj_", "geod_", "cairo_"))] == []
+    assert names == LIBM_FUNCTIONS
+
+
+@pytest.mark.parametrize("args", [["length"], ["area"], ["render", "--projection", "+proj=ortho +lat_0=30", "-o", "{tmp}/line.png"]])
+def test_only_the_libm_functions_bind_into_geo(args, tmp_path):
+    """libproj's and libcairo's calls bind to geo only for hypot, remainder and remquo: the whole
+    process uses geo's (PROJ's projections and cairo too); nothing else of theirs comes back."""
+    args = [a.format(tmp=tmp_path) for a in args]
+    log = loader_log(args, LINE, "bindings")
+    into_geo = {line.split("`")[1].split("'")[0] for line in log.splitlines()
+                if f"to {geo_bin()} [0]" in line and f"binding file {geo_bin()} " not in line}
+    assert into_geo and into_geo <= set(LIBM_FUNCTIONS), into_geo

@@ -34,11 +34,11 @@ final class PathInputTests: XCTestCase {
     }
 
     func testTextLinesAreLatitudeFirst() throws {
-        XCTAssertEqual(try features("51.5,-0.12  48.85,2.35", .text),
+        XCTAssertEqual(try features("51.5,-0.12  48.85,2.35", .latLng),
                        [.lineString([Position(longitude: -0.12, latitude: 51.5), Position(longitude: 2.35, latitude: 48.85)])])
-        XCTAssertEqual(try features("51.5,-0.12", .text), [.point(Position(longitude: -0.12, latitude: 51.5))])
-        XCTAssertThrowsError(try features("51.5;-0.12", .text))
-        XCTAssertThrowsError(try features("95,1", .text))
+        XCTAssertEqual(try features("51.5,-0.12", .latLng), [.point(Position(longitude: -0.12, latitude: 51.5))])
+        XCTAssertThrowsError(try features("51.5;-0.12", .latLng))
+        XCTAssertThrowsError(try features("95,1", .latLng))
     }
 
     func testGeoJSONIsTheDefault() throws {

@@ -11,21 +11,55 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 SYSTEM = {"Glibc", "Darwin", "Foundation", "Synchronization", "XCTest", "PackagePlugin"}
 
 
-def allowed_arrows(root=REPO):
-    """module -> set of modules it may depend on, from the table in docs/ARCHITECTURE.md."""
+def layer_table(root=REPO):
+    """The order of the layers, bottom up, and module -> (layer, the "may depend on" cell), from
+    docs/ARCHITECTURE.md."""
     text = (root / "docs" / "ARCHITECTURE.md").read_text()
+    order = [layer.strip() for layer in re.search(r"<!-- layer order: (.*?) -->", text).group(1).split("<")]
     table = text.split("<!-- layers", 1)[1]
-    arrows = {}
+    rows = {}
     for line in table.splitlines()[1:]:
         if not line.startswith("|"):
-            if arrows:
+            if rows:
                 break
             continue
         cells = [c.strip() for c in line.strip("|").split("|")]
         if cells[0] in ("module", "---") or set(cells[0]) <= {"-"}:
             continue
-        arrows[cells[0]] = {d.strip() for d in cells[3].split(",") if d.strip()}
+        rows[cells[0]] = (cells[1], [d.strip() for d in cells[3].split(",") if d.strip()])
+    return order, rows
+
+
+def allowed_arrows(root=REPO):
+    """module -> set of modules it may depend on: those its row names, "any LAYER" standing for
+    every module of that layer (the dispatcher may use any command, so a new command adds only
+    its own row)."""
+    _, rows = layer_table(root)
+    arrows = {}
+    for name, (_, cell) in rows.items():
+        arrows[name] = set()
+        for entry in cell:
+            if entry.startswith("any "):
+                arrows[name] |= {module for module, (layer, _) in rows.items() if layer == entry[4:]}
+            else:
+                arrows[name].add(entry)
     return arrows
+
+
+def downward_problems(root=REPO):
+    """Every arrow of the table must point to a lower layer (the layers' order is the comment
+    `layer order` in docs/ARCHITECTURE.md), so the rules hold for a row added later too."""
+    order, rows = layer_table(root)
+    rank = {layer: index for index, group in enumerate(order) for layer in map(str.strip, group.split("="))}
+    problems = []
+    for name, targets in allowed_arrows(root).items():
+        layer = rows[name][0].strip()
+        for target in sorted(targets):
+            if target not in rows:
+                problems.append(f"{name} -> {target}: not a module of the table")
+            elif rank[rows[target][0]] >= rank[layer]:
+                problems.append(f"{name} -> {target}: the table lets the {layer} layer use the {rows[target][0]} layer, which is not below it")
+    return problems
 
 
 def package_targets(root=REPO):
@@ -53,7 +87,7 @@ def imports(folder, root=REPO):
 
 def violations(root=REPO):
     arrows = allowed_arrows(root)
-    problems = []
+    problems = downward_problems(root)
     for name, (folder, deps, kind) in package_targets(root).items():
         if kind != "testTarget":
             if name not in arrows:

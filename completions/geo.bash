@@ -134,7 +134,7 @@ _geo() {
             ;;
         spans)
             case $prev in
-                --style) COMPREPLY=($(compgen -W "aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkorange darkred firebrick forestgreen fuchsia gold gray green hotpink indigo ivory khaki lavender lightgray lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray steelblue tan teal tomato transparent turquoise violet white yellow" -- "$cur")); return ;;
+                --style) COMPREPLY=($(compgen -W "aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkgrey darkorange darkred firebrick forestgreen fuchsia gold gray green grey hotpink indigo ivory khaki lavender lightgray lightgrey lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray slategrey steelblue tan teal tomato transparent turquoise violet white yellow" -- "$cur")); return ;;
                 --length) return ;;
                 --offset) return ;;
                 --span) return ;;

@@ -29,7 +29,9 @@ public struct Spans: StreamingCommand {
 
         A style is a colour, by name (UIKit's black, blue, brown, clear, cyan, darkGray, gray, \
         green, lightGray, magenta, orange, purple, red, white, yellow, and common CSS names, any \
-        case), #RRGGBB, #RRGGBBAA or rgba(R,G,B,A) with 0-1 floats; gradient(FROM,TO); or a stamp, \
+        case, grey or gray), #RGB, #RRGGBB, #RRGGBBAA, CSS's rgb(R,G,B) with 0-255 channels, or \
+        rgba(R,G,B,A): UIColor's four 0-1 floats, or CSS's 0-255 channels and 0-1 alpha when a \
+        channel is above 1; gradient(FROM,TO); or a stamp, \
         sprite(NAME) or texture(NAME) (GMSSpriteStyle, GMSTextureStyle), passed through for geo \
         render, which draws the image registered as NAME with --stamp.
 
@@ -67,7 +69,8 @@ public struct Spans: StreamingCommand {
 
     @Sendable static func parseStyle(_ text: String) throws(UsageError) -> NamedStyle {
         guard let style = Style(text) else {
-            throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A), gradient(FROM,TO), sprite(NAME) or texture(NAME) (NAME: letters, digits, _ and -)")
+            let meant = ArgumentParser.suggestion(for: text.trimmingSpaces().lowercased(), among: namedColours.keys.sorted(), prefix: "")
+            throw UsageError("'\(text)' is not a style: use a colour (\(Colour.forms)), gradient(FROM,TO), sprite(NAME) or texture(NAME) (NAME: letters, digits, _ and -)\(meant)")
         }
         return (text, style)
     }

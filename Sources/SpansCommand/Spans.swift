@@ -42,6 +42,11 @@ public struct Spans: StreamingCommand {
         QGIS draw the line as the SDK would. A gradient span is cut at every vertex too, each \
         piece carrying the interpolated colours at its ends as stroke and stroke-end. A path with \
         no spans (one point, or no length) is written whole with an empty properties.spans.
+
+        A MultiLineString (a GPX track, whose parts are its segments) is one path per part, as \
+        the SDK draws one GMSPolyline per part: spans restart at each part's start, the pattern \
+        from its beginning. properties.spans is then a list of lists, one per part in order; \
+        with --split each piece also carries properties.part, the index of its part from 0.
         """,
         options: [style, length, offset, span, split, width] + GeodesyOptions.options + PathInputFormat.options
             + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
@@ -131,46 +136,60 @@ public struct SpansHandler: RecordHandler {
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try input.readFeatures(record) { feature, isLast in
-            let path = try Geometry.singlePath(of: feature.geometry, along: "for spans to run along")
-            try model.validate(path)
-            let cumulative = model.cumulativeLengths(of: path)
-            try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,
+            // A MultiLineString (a GPX track) is one path per part, as the SDK draws one
+            // GMSPolyline per part: spans restart at each part's start.
+            let multiPart: [Path]? = if case .multiLineString(let paths) = feature.geometry { paths } else { nil }
+            let paths = try multiPart ?? [Geometry.singlePath(of: feature.geometry, along: "for spans to run along")]
+            var cumulatives: [[Double]] = []
+            for path in paths {
+                try model.validate(path)
+                cumulatives.append(model.cumulativeLengths(of: path))
+            }
+            try RecordLimit.check(cumulatives.reduce(0) { $0 + request.maximumSpans(total: $1.last ?? 0) }, "spans", estimated: true,
                                   advice: "use a longer --length for this path")
-            let spans = request.resolve(cumulative: cumulative), styles = request.styles
-            guard split, !spans.isEmpty else {
+            let resolved = cumulatives.map { request.resolve(cumulative: $0) }, styles = request.styles
+            guard split, resolved.contains(where: { !$0.isEmpty }) else {
                 // Without --split, or with no spans to draw (a path of no length): the record
-                // itself, saying so, rather than nothing. The list is written as JSON text span
-                // by span: as one JSONValue tree, the 27,000 spans of a long path under a short
-                // pattern took ~8 MB while it existed (bench/README.md, Memory).
-                let list = ByteBuffer(capacity: spans.count * 48 + 2)
-                list.append(UInt8(ascii: "["))
-                for (index, span) in spans.enumerated() {
-                    if index > 0 { list.append(UInt8(ascii: ",")) }
-                    output.geoJSON.write(.object([("style", .string(styles[span.styleIndex].name)), ("segments", .number(span.segments))]), to: list)
+                // itself, saying so, rather than nothing; a MultiLineString gets a list per part.
+                // The list is written as JSON text span by span: as one JSONValue tree, the
+                // 27,000 spans of a long path under a short pattern took ~8 MB while it existed
+                // (bench/README.md, Memory).
+                let list = ByteBuffer(capacity: resolved.reduce(2) { $0 + $1.count * 48 + 3 })
+                if multiPart != nil { list.append(UInt8(ascii: "[")) }
+                for (part, spans) in resolved.enumerated() {
+                    if part > 0 { list.append(UInt8(ascii: ",")) }
+                    list.append(UInt8(ascii: "["))
+                    for (index, span) in spans.enumerated() {
+                        if index > 0 { list.append(UInt8(ascii: ",")) }
+                        output.geoJSON.write(.object([("style", .string(styles[span.styleIndex].name)), ("segments", .number(span.segments))]), to: list)
+                    }
+                    list.append(UInt8(ascii: "]"))
                 }
-                list.append(UInt8(ascii: "]"))
+                if multiPart != nil { list.append(UInt8(ascii: "]")) }
                 output.write(feature, from: record, adding: [("spans", .raw(list.string))])
                 return
             }
-            try RecordLimit.check(Double(positionCount(spans, styles: styles, path: path)), "points in its pieces",
-                                  advice: "use longer spans for this path")
+            try RecordLimit.check(Double(zip(resolved, paths).reduce(0) { $0 + positionCount($1.0, styles: styles, path: $1.1) }),
+                                  "points in its pieces", advice: "use longer spans for this path")
             // Nothing below throws: the pieces (megabytes for a long path under a short
             // pattern) may be written out as they come rather than held until the record ends.
             if isLast { output.commit() }
-            var start = 0.0
-            for (index, span) in spans.enumerated() {
-                let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
-                let (name, style) = styles[span.styleIndex]
-                for piece in pieces(of: style, from: start, to: end, path: path, cumulative: cumulative) {
-                    // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
-                    var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(name)),
-                                                        ("stroke", .string(piece.colour?.hex ?? name))]
-                    if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
-                    if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
-                    if let width { added.append(("stroke-width", .number(width))) }
-                    output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
+            for (part, path) in paths.enumerated() {
+                var start = 0.0
+                for (index, span) in resolved[part].enumerated() {
+                    let end = index == resolved[part].count - 1 ? Double(path.count - 1) : start + span.segments
+                    let (name, style) = styles[span.styleIndex]
+                    for piece in pieces(of: style, from: start, to: end, path: path, cumulative: cumulatives[part]) {
+                        // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
+                        var added: [(String, JSONValue)] = multiPart == nil ? [] : [("part", .number(Double(part)))]
+                        added += [("span", .number(Double(index))), ("style", .string(name)), ("stroke", .string(piece.colour?.hex ?? name))]
+                        if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
+                        if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
+                        if let width { added.append(("stroke-width", .number(width))) }
+                        output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
+                    }
+                    start = end
                 }
-                start = end
             }
         }
     }

@@ -4,6 +4,7 @@ layers, Latin-1 files, kilometre radii, and the messages that point the way when
 cannot read them."""
 
 import json
+import math
 import shutil
 import subprocess
 
@@ -80,3 +81,96 @@ def test_spans_reads_the_same_colours_and_suggests_names():
     assert rc == 64
     assert "'purpel' is not a style: use a colour (a name, #RGB, #RRGGBB, #RRGGBBAA, rgb(R,G,B) or rgba(R,G,B,A))" in err
     assert err.splitlines()[0].endswith("; did you mean 'purple'?"), err
+
+
+# ---- 2. GPX tracks: MultiLineStrings, one path per part --------------------------------------
+
+GPX = """<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="geo tests" xmlns="http://www.topografix.com/GPX/1/1">
+ <trk><name>ride</name>
+  <trkseg>
+   <trkpt lat="51.50" lon="-0.10"><ele>10</ele></trkpt>
+   <trkpt lat="51.50" lon="-0.09"><ele>11</ele></trkpt>
+   <trkpt lat="51.51" lon="-0.09"><ele>12</ele></trkpt>
+  </trkseg>
+  <trkseg>
+   <trkpt lat="51.52" lon="-0.08"><ele>13</ele></trkpt>
+   <trkpt lat="51.53" lon="-0.08"><ele>14</ele></trkpt>
+  </trkseg>
+ </trk>
+</gpx>
+"""
+
+
+@pytest.fixture
+def gpx_track(tmp_path):
+    """A GPX track of two segments, as ogr2ogr converts it: one MultiLineString record."""
+    (tmp_path / "track.gpx").write_text(GPX)
+    ogr2ogr("-f", "GeoJSONSeq", tmp_path / "track.geojsonl", tmp_path / "track.gpx", "tracks")
+    record = json.loads((tmp_path / "track.geojsonl").read_text().splitlines()[0])
+    assert record["geometry"]["type"] == "MultiLineString" and len(record["geometry"]["coordinates"]) == 2
+    return tmp_path / "track.geojsonl", record["geometry"]["coordinates"]
+
+
+def test_spans_restart_at_each_part_of_a_gpx_track(gpx_track):
+    path, parts = gpx_track
+    pattern = ["--style", "red", "--style", "blue", "--length", "300", "--length", "120", "--offset", "50"]
+    rc, out, err = run(["spans", *pattern, path])
+    assert rc == 0, err
+    spans = json.loads(out)["properties"]["spans"]
+    # each part as its own LineString: the same spans, the pattern from its start
+    rc, alone, err = run(["spans", *pattern], ndjson([{"type": "LineString", "coordinates": p} for p in parts]))
+    assert rc == 0, err
+    assert spans == [json.loads(line)["properties"]["spans"] for line in alone.decode().splitlines()]
+    assert len(spans[0]) > 2 and len(spans[1]) > 2
+
+    rc, out, err = run(["spans", "--span", "red:1", "--span", "blue", "--split", path])
+    assert rc == 0, err
+    pieces = [json.loads(line) for line in out.decode().splitlines()]
+    assert [(p["properties"]["part"], p["properties"]["span"], p["properties"]["stroke"]) for p in pieces] == [
+        (0, 0, "#ff0000"), (0, 1, "#0000ff"), (1, 0, "#ff0000")]
+    assert [p["geometry"]["coordinates"] for p in pieces] == [parts[0][:2], parts[0][1:], parts[1]]
+    assert all(p["properties"]["name"] == "ride" for p in pieces)
+
+
+def test_interpolate_walks_each_part_of_a_gpx_track(gpx_track):
+    from geographiclib.geodesic import Geodesic
+    path, parts = gpx_track
+
+    def along(part, distance):  # GeographicLib on the part's edges
+        for (lon1, lat1), (lon2, lat2) in zip(part, part[1:]):
+            line = Geodesic.WGS84.InverseLine(lat1, lon1, lat2, lon2)
+            if distance <= line.s13:
+                point = line.Position(distance)
+                return point["lon2"], point["lat2"]
+            distance -= line.s13
+        return tuple(part[-1])
+
+    lengths = [sum(Geodesic.WGS84.Inverse(a[1], a[0], b[1], b[0])["s12"] for a, b in zip(p, p[1:])) for p in parts]
+    rc, out, err = run(["interpolate", "--fraction", "0.5", path])
+    assert rc == 0, err
+    record = json.loads(out)
+    assert record["geometry"]["type"] == "MultiPoint"
+    assert record["properties"]["fraction"] == [0.5, 0.5]
+    for k, part in enumerate(parts):
+        assert abs(record["properties"]["distance_m"][k] - lengths[k] / 2) < 1e-6
+        lon, lat = along(part, lengths[k] / 2)
+        assert abs(record["geometry"]["coordinates"][k][0] - lon) < 1e-9
+        assert abs(record["geometry"]["coordinates"][k][1] - lat) < 1e-9
+
+    rc, out, err = run(["interpolate", "--every", "400", path])
+    assert rc == 0, err
+    geometry = json.loads(out)["geometry"]
+    assert geometry["type"] == "GeometryCollection"
+    for k, (member, part) in enumerate(zip(geometry["geometries"], parts)):
+        distances = [400 * i for i in range(math.ceil(lengths[k] / 400))] + [lengths[k]]
+        assert member["type"] == "MultiPoint" and len(member["coordinates"]) == len(distances)
+        assert member["coordinates"][0] == part[0] and member["coordinates"][-1] == part[-1]
+        for got, d in zip(member["coordinates"], distances):
+            lon, lat = along(part, d)
+            assert abs(got[0] - lon) < 1e-9 and abs(got[1] - lat) < 1e-9
+
+    # a distance past the shorter part's end names the part
+    rc, _, err = run(["interpolate", "--distance", str(round(lengths[1] + 10)), path])
+    assert rc == 65
+    assert "part 1 of the MultiLineString: distance" in err and "is beyond the path" in err, err

@@ -60,7 +60,7 @@ public struct Spans: StreamingCommand {
     /// A style as given and as parsed.
     typealias NamedStyle = (name: String, style: Style)
 
-    static let style = Option(custom: "style", valueName: "STYLE", suggestions: namedColours.keys.sorted(),
+    static let style = Option(custom: "style", valueName: "STYLE", suggestions: ["gradient(", "sprite(", "texture("] + namedColours.keys.sorted(),
                               help: "A pattern style: a colour, gradient(FROM,TO), sprite(NAME) or texture(NAME).", parse: parseStyle).repeatable()
     static let length = Option(number: "length", valueName: "L", check: { $0 >= 0 ? nil : "a length that is not negative" },
                                help: "A pattern length in metres.").repeatable()

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from conftest import ndjson, run, run_full
-from test_render import BOX, LINE, WHITE, along, box_fit, close, feature, render
+from conftest import REPO, geo_bin, ndjson, run, run_full
+from test_render import BOX, LINE, along, box_fit, close, feature, merc, render
 
 
 def ogr2ogr(*args):
@@ -174,3 +174,72 @@ def test_interpolate_walks_each_part_of_a_gpx_track(gpx_track):
     rc, _, err = run(["interpolate", "--distance", str(round(lengths[1] + 10)), path])
     assert rc == 65
     assert "part 1 of the MultiLineString: distance" in err and "is beyond the path" in err, err
+
+
+# ---- 4. messages that point the way ----------------------------------------------------------
+
+def test_a_one_line_collection_counts_its_features():
+    collection = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1, 2]}},
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1, 200]}},
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1, 3]}}]}
+    rc, out, err = run_full(["length"], ndjson([collection]))
+    assert rc == 65 and len(out.splitlines()) == 2
+    assert err.splitlines()[-1] == "geo length: 1 of 3 records rejected", err
+
+
+@pytest.mark.parametrize("command", [["length"], ["area"], ["render", "-o", "out.png"]])
+def test_a_projected_layer_from_ogr2ogr_is_named_with_the_way_to_reproject_it(tmp_path, command):
+    wgs84 = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"name": "a"},
+         "geometry": {"type": "Polygon", "coordinates": [[[-0.1, 51.5], [-0.09, 51.5], [-0.09, 51.51], [-0.1, 51.5]]]}}]}
+    (tmp_path / "wgs84.geojson").write_text(json.dumps(wgs84))
+    ogr2ogr("-t_srs", "EPSG:27700", "-f", "GeoJSON", tmp_path / "bng.geojson", tmp_path / "wgs84.geojson")
+    assert '"urn:ogc:def:crs:EPSG::27700"' in (tmp_path / "bng.geojson").read_text()
+    rc, _, err = run_full([*command, "bng.geojson"], cwd=tmp_path)
+    assert rc == 65
+    assert (f"geo {command[0]}: hint: the FeatureCollection's crs is urn:ogc:def:crs:EPSG::27700, but geo reads "
+            "longitude and latitude (WGS84): reproject it first (ogr2ogr -t_srs EPSG:4326") in err, err
+    # the collection in WGS84 (ogr2ogr names it CRS84, or nothing) gets no such hint
+    ogr2ogr("-t_srs", "EPSG:4326", "-f", "GeoJSON", tmp_path / "back.geojson", tmp_path / "bng.geojson")
+    rc, _, err = run_full([*command[:1], *(["-o", "back.png"] if command[0] == "render" else []), "back.geojson"], cwd=tmp_path)
+    assert rc == 0 and "crs" not in err, err
+
+
+def test_a_latin1_file_is_told_to_iconv_not_called_binary(tmp_path):
+    path = tmp_path / "cafes.ndjson"
+    path.write_bytes('{"type":"Feature","properties":{"name":"Café Ñandú"},"geometry":{"type":"Point","coordinates":[1,2]}}\n'
+                     .encode("latin-1"))
+    rc, _, err = run_full(["length", path])
+    assert rc == 65
+    assert "geo length: hint: not UTF-8 (Latin-1?): convert it first (iconv -f latin1 -t utf-8 FILE | geo ...)" in err, err
+    assert "binary" not in err
+
+
+def test_a_sphere_in_kilometres_is_warned_about():
+    line = ndjson([{"type": "LineString", "coordinates": [[0, 0], [1, 0]]}])
+    rc, out, err = run_full(["length", "--sphere", "6371"], line)
+    assert rc == 0 and json.loads(out)["properties"]["length_m"] > 111  # still what was asked
+    assert err == "geo: warning: --sphere 6371 is a radius in metres, not the Earth's; did you mean 6371000?\n"
+    rc, _, err = run_full(["length", "--sphere", "6371009"], line)
+    assert rc == 0 and err == ""
+
+
+def test_names_in_the_wrong_case_or_form_get_a_did_you_mean(tmp_path):
+    rc, _, err = run_full(["length", "--ellps", "wgs84"], b"")
+    assert rc == 64 and "did you mean 'WGS84'?" in err.splitlines()[0], err
+    rc, _, err = run_full(["render", "--projection", "ortho", "-o", tmp_path / "x.png"], b"")
+    assert rc == 64
+    assert err.splitlines()[0] == ("geo render: --projection: 'ortho' is not a CRS PROJ knows; "
+                                   "did you mean '+proj=ortho +lat_0=… +lon_0=…'?"), err
+    rc, _, err = run_full(["render", "--projection", "3857", "-o", tmp_path / "x.png"], b"")
+    assert rc == 64 and "did you mean 'EPSG:3857'?" in err, err
+    rc, _, err = run_full(["render", "--projection", "nonsense", "-o", tmp_path / "x.png"], b"")
+    assert rc == 64 and "did you mean" not in err, err
+
+
+def test_help_help():
+    rc, out, err = run_full(["help", "help"])
+    assert (rc, err) == (0, "")
+    assert out.decode().startswith("geo help [COMMAND]\n")
+

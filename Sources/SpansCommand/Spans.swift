@@ -33,7 +33,11 @@ public struct Spans: StreamingCommand {
         rgba(R,G,B,A): UIColor's four 0-1 floats, or CSS's 0-255 channels and 0-1 alpha when a \
         channel is above 1; gradient(FROM,TO); or a stamp, \
         sprite(NAME) or texture(NAME) (GMSSpriteStyle, GMSTextureStyle), passed through for geo \
-        render, which draws the image registered as NAME with --stamp.
+        render, which draws the image registered as NAME with --stamp. Draw a sprite's image \
+        pointing up: geo render centres it on the line every image-height, turned so that its \
+        top points along the line towards its end. A texture is scaled so that its width is the \
+        stroke's, its top towards the line's end: give the pieces a width (--split --width 12), \
+        as at render's default of 2 px it shows as little more than a line.
 
         With --split each record becomes one LineString Feature per span instead, cut at the \
         span's fractional positions along the edges by --kind (a geodesic cut point is on the \
@@ -55,6 +59,8 @@ public struct Spans: StreamingCommand {
                     "Alternating white and black every 100 km and 50 km, as GMSStyleSpans computes it."),
             Example("geo decode route.txt | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
+            Example("geo spans --style 'texture(rail)' --style 'sprite(arrow)' --length 500 --split --width 12 line.ndjson | geo render --stamp rail=rail.png --stamp arrow=arrow.png -o line.png",
+                    "Rails and arrows every 500 m, 12 px wide, drawn by geo render (arrow.png pointing up)."),
         ])
 
     /// A style as given and as parsed.

@@ -243,3 +243,41 @@ def test_help_help():
     assert (rc, err) == (0, "")
     assert out.decode().startswith("geo help [COMMAND]\n")
 
+
+# ---- 5. stamps: which way a sprite points, a texture example that shows -----------------------
+
+def test_a_sprite_points_its_top_along_the_line_as_the_help_says(tmp_path):
+    from PIL import Image
+    arrow = REPO / "examples" / "arrow.png"
+    rc, out, _ = run(["spans", "--help"])
+    assert "Draw a sprite's image pointing up" in " ".join(out.decode().split())
+    def blue(image):  # which of a 16x16 picture's pixels are the arrow's blue
+        rgb = image.convert("RGB")
+        return [rgb.getpixel((x, y))[2] > 150 and rgb.getpixel((x, y))[0] < 100 for y in range(16) for x in range(16)]
+
+    stamp = Image.open(arrow).convert("RGBA")
+    on_white = lambda turned: Image.alpha_composite(Image.new("RGBA", (16, 16), "white"), turned)
+    for line, turn in (([[0, 0], [1, 0]], -90), ([[1, 0], [0, 0]], 90)):  # east: top to the right; west: left
+        image, _ = render(tmp_path, [feature("LineString", line, stroke="sprite(arrow)")],
+                          ["--bbox", "-0.1,-0.2,1.1,0.2", "--size", "600x200", "--stamp", f"arrow={arrow}"])
+        x0, y0 = box_fit(-0.1, -0.2, 1.1, 0.2, 600, 200).pixel(*merc(*line[0]))
+        step = 1 if line[0][0] == 0 else -1
+        cx, cy = round(x0 + step * 8 + step * 16 * 3), round(y0)  # the fourth stamp's centre
+        window = image.crop((cx - 8, cy - 8, cx + 8, cy + 8))
+        expected, wrong = blue(on_white(stamp.rotate(turn))), blue(on_white(stamp.rotate(-turn)))
+        got = blue(window)
+        agree = sum(a == b for a, b in zip(got, expected)) / 256
+        assert agree > 0.9 and agree > sum(a == b for a, b in zip(got, wrong)) / 256 + 0.1, (line, agree)
+
+
+def test_the_texture_example_of_spans_draws_a_visible_stroke(tmp_path):
+    from PIL import Image
+    rc, out, _ = run(["spans", "--help"])
+    example = next(l.strip().removeprefix("$ ") for l in out.decode().splitlines() if "texture(rail)" in l and "geo render" in l)
+    for name in ("rail.png", "arrow.png"):
+        shutil.copy(REPO / "examples" / name, tmp_path / name)
+    (tmp_path / "line.ndjson").write_text(json.dumps({"type": "LineString", "coordinates": [[-0.2, 51.46], [0, 51.54]]}) + "\n")
+    subprocess.run(["bash", "-o", "pipefail", "-c", example.replace("geo ", f"{geo_bin()} ")], cwd=tmp_path, check=True)
+    image = Image.open(tmp_path / "line.png").convert("RGB")
+    inked = sum(1 for x in range(image.width) for y in range(image.height) if image.getpixel((x, y))[0] < 128)
+    assert inked > 4000, inked  # a 12 px band, half of it dark, along a ~1100 px line; at 2 px, ~600

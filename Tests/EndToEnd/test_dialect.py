@@ -5,6 +5,7 @@ cannot read them."""
 
 import json
 import math
+import re
 import shutil
 import subprocess
 
@@ -281,3 +282,29 @@ def test_the_texture_example_of_spans_draws_a_visible_stroke(tmp_path):
     image = Image.open(tmp_path / "line.png").convert("RGB")
     inked = sum(1 for x in range(image.width) for y in range(image.height) if image.getpixel((x, y))[0] < 128)
     assert inked > 4000, inked  # a 12 px band, half of it dark, along a ~1100 px line; at 2 px, ~600
+
+
+# ---- 7. small findings --------------------------------------------------------------------------
+
+def test_the_encode_holes_example_runs_in_zsh_as_printed(tmp_path):
+    """Unquoted, .properties.holes[] is a glob: zsh stops with 'no matches found'."""
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.fail("zsh is missing: install zsh (make setup)", pytrace=False)
+    rc, out, _ = run(["encode", "--help"])
+    example = next(l.strip().removeprefix("$ ") for l in out.decode().splitlines() if "holes[]" in l)
+    ring, hole = [[0, 0], [3, 0], [3, 3], [0, 3], [0, 0]], [[1, 1], [2, 1], [2, 2], [1, 1]]
+    (tmp_path / "areas.ndjson").write_text(json.dumps({"type": "Polygon", "coordinates": [ring, hole]}) + "\n")
+    result = subprocess.run([zsh, "-f", "-c", example.replace("geo ", f"{geo_bin()} ")], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (0, ""), result.stderr
+    rc, expected, _ = run(["encode"], ndjson([{"type": "LineString", "coordinates": hole}]))
+    assert result.stdout == expected.decode()
+
+
+@pytest.mark.parametrize("page", ["geo.1", "geo-length.1", "geo-encode.1"])
+def test_exit_status_69_is_documented(page):
+    text = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=400", str(REPO / "man/man1" / page)],
+                          capture_output=True, text=True, check=True).stdout
+    section = " ".join(re.sub(".\b", "", text).split("EXIT STATUS")[1].split())
+    assert "69: a library geo loads when it first needs it is missing: PROJ (libproj25)" in section, section

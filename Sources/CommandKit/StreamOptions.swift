@@ -24,29 +24,33 @@ public enum StreamOptions {
     /// Framing of GeoJSON output.
     public static let geoJSONFraming: [any OptionDeclaration] = [rs, collection]
 
-    /// Reads the shared options. `jsonOutput` says whether the command writes GeoJSON this time
-    /// (a text-mode output takes no `--rs` or `--collection`).
+    /// Reads the shared options a command declares (render and tiles declare a subset) into
+    /// one checked value: every command that streams records, or draws them, goes through here,
+    /// so `--rejects` templates and the conflicts between options mean the same everywhere.
+    /// `jsonOutput` says whether the command writes GeoJSON this time (a text-mode output takes
+    /// no `--rs` or `--collection`).
     public static func configuration(_ arguments: ParsedArguments, jsonOutput: Bool) throws(UsageError) -> StreamConfiguration {
+        func given(_ flag: Flag) -> Bool { arguments.declares(flag) && arguments[flag] }
         var stream = StreamConfiguration()
         stream.inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
         // `-o -` is standard output, not a file named "-" (as for inputs).
         stream.output = arguments[output].flatMap { $0 == "-" ? nil : $0 }
-        stream.strict = arguments[strict]
+        stream.strict = given(strict)
         stream.rejects = try arguments[rejects].map(expandTemplate)
         if stream.rejects == "-" && stream.output == nil {
             throw UsageError("--rejects - writes bad records to standard output, where the output goes too: give -o FILE")
         }
         if let output = stream.output, stream.rejects == output { throw UsageError("--rejects and --output name the same file") }
-        stream.jobs = arguments[jobs]
+        stream.jobs = arguments.declares(jobs) ? arguments[jobs] : 1
         stream.decimals = arguments.declares(digits) ? arguments[digits] : nil
-        let rs = arguments.declares(rs) && arguments[rs], collection = arguments.declares(collection) && arguments[collection]
+        let rs = given(rs), collection = given(collection)
         if rs && collection { throw UsageError("--rs and --collection cannot be combined") }
         if !jsonOutput && (rs || collection) {
             throw UsageError("--\(rs ? "rs" : "collection") applies to GeoJSON output only")
         }
         stream.framing = rs ? .recordSeparators : collection ? .collection : .lines
-        if arguments[quiet] && arguments[progress] { throw UsageError("--quiet and --progress cannot be combined") }
-        stream.progress = arguments[quiet] ? false : arguments[progress] ? true : ProgressLine.wanted
+        if given(quiet) && given(progress) { throw UsageError("--quiet and --progress cannot be combined") }
+        stream.progress = given(quiet) ? false : given(progress) ? true : ProgressLine.wanted
         return stream
     }
 

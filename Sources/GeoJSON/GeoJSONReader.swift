@@ -244,7 +244,11 @@ public enum GeoJSONReader {
         guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return path }
         path.reserveCapacity(16)
         repeat {
-            if let (longitude, latitude) = scanner.compactPair(), latitude >= -90 && latitude <= 90 {
+            let start = scanner.position
+            if let (longitude, latitude) = scanner.compactPair() {
+                // The fast reader has read the position whole: a latitude out of range is told
+                // here, in the user's terms (not as the JSON error a second read would meet).
+                guard latitude >= -90 && latitude <= 90 else { throw latitudeOutOfRange(scanner, start) }
                 path.append(Position(longitude: longitude, latitude: latitude))
             } else {
                 path.append(try readPosition(&scanner))
@@ -270,10 +274,13 @@ public enum GeoJSONReader {
         guard longitude.isFinite, latitude.isFinite else {
             throw BadRecord("position \(scanner.excerpt(start..<scanner.position)) is not finite")
         }
-        guard latitude >= -90 && latitude <= 90 else {
-            throw BadRecord("latitude \(scanner.excerpt(start..<scanner.position)) is outside [-90, 90] (positions are [longitude, latitude])")
-        }
+        guard latitude >= -90 && latitude <= 90 else { throw latitudeOutOfRange(scanner, start) }
         return Position(longitude: longitude, latitude: latitude)
+    }
+
+    /// The position that ends at the scanner and starts at `start` has a latitude out of range.
+    static func latitudeOutOfRange(_ scanner: JSONScanner, _ start: Int) -> BadRecord {
+        BadRecord("latitude \(scanner.excerpt(start..<scanner.position)) is outside [-90, 90] (positions are [longitude, latitude])")
     }
 }
 

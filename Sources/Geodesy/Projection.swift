@@ -44,10 +44,30 @@ public final class Projection: @unchecked Sendable {
         proj_destroy(raw)
         self.context = context
         transform = normalized
-        // A projection that goes nowhere (a geographic CRS is fine; a vertical one is not).
-        guard forward(Position(longitude: 0.5, latitude: 0.5)) != nil || forward(Position(longitude: 100.5, latitude: 40.5)) != nil else {
+        // A projection that maps no part of the Earth (a vertical CRS) cannot draw. Any that maps
+        // some part can: a globe centred anywhere shows a hemisphere, a local projection its
+        // zone. So the probe is a grid of the whole Earth every 5 degrees, not fixed points
+        // that only some centres show.
+        guard Projection.mapsSomething(self) else {
             throw ProjectionError("'\(crs)' does not map longitude and latitude to a plane")
         }
+    }
+
+    private static func mapsSomething(_ projection: Projection) -> Bool {
+        var xs: [Double] = [], ys: [Double] = []
+        for latitude in stride(from: -87.5, through: 87.5, by: 5) {
+            for longitude in stride(from: -177.5, through: 177.5, by: 5) {
+                xs.append(longitude)
+                ys.append(latitude)
+            }
+        }
+        xs += [0, 0]
+        ys += [90, -90]
+        let count = xs.count
+        xs.withUnsafeMutableBufferPointer { x in
+            ys.withUnsafeMutableBufferPointer { y in projection.forward(x: x.baseAddress!, y: y.baseAddress!, count: count) }
+        }
+        return xs.contains { $0.isFinite }
     }
 
     deinit {

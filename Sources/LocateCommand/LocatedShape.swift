@@ -193,9 +193,12 @@ struct SearchSpace: Sendable {
     ///   within (1 − cos(κs/2))/κ of its chord (the circular arc bulges most); the chord is never
     ///   longer than the geodesic distance. Twice that sagitta is taken off, for margin.
     /// - rhumb: every point of the edge is within half its length of an end.
-    /// - projected: the edge is the segment itself in the plane.
+    /// - projected: the edge is the segment itself in the plane, taken the short way (an edge
+    ///   from 179.96° to -179.45° is 0.59° long, not the rest of the world), `p` in each copy.
     func lowerBound(_ p: Point, _ a: Point, _ b: Point, length: Double) -> Double {
         if planar {
+            var b = b
+            if b.x - a.x > worldWidth / 2 { b.x -= worldWidth } else if a.x - b.x > worldWidth / 2 { b.x += worldWidth }
             return min(segmentDistance(p, a, b), segmentDistance(p + Point(worldWidth, 0, 0), a, b),
                        segmentDistance(p - Point(worldWidth, 0, 0), a, b))
         }

@@ -126,18 +126,9 @@ final class ChunkReader {
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
-    /// Opens `path` for reading, or says why it cannot be (a directory counts as unreadable).
-    static func open(_ path: String) throws(RunFailure) -> Int32 {
-        if path == "-" { return 0 }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RunFailure("cannot open '\(path)': \(systemReason())", status: .noInput) }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw RunFailure("cannot read '\(path)': \(systemReason(EISDIR))", status: .noInput)
-        }
-        return fd
-    }
+    /// Opens `path` for reading, or says why it cannot be (InputFiles: a FIFO or a pipe checked
+    /// before the run is read from the descriptor held then).
+    static func open(_ path: String) throws(RunFailure) -> Int32 { try InputFiles.open(path) }
 
     /// The next chunk, or nil when every input is read.
     func next() throws(RunFailure) -> Chunk? {

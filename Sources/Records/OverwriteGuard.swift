@@ -3,19 +3,27 @@ import Glibc
 #endif
 
 /// A streaming filter cannot do what `sort -o` does (read everything, then write): opening `-o`
-/// for writing truncates it before a byte of it is read. So before anything is opened for
-/// writing, every input (files and standard input) is compared by device and inode with the
-/// output and the rejects file, and a match is refused.
-enum OverwriteGuard {
-    /// The first output (`--output` or `--rejects`) that is also an input, as a message naming
-    /// both; nil when none is. Outputs that do not exist yet, and outputs that are not regular
-    /// files (`/dev/null`, a FIFO), cannot lose data this way.
-    static func collision(inputs: [String], output: String?, rejects: String?) -> String? {
+/// for writing truncates it before a byte of it is read, and standard output appending to an
+/// input (`geo length f >> f`) makes geo read its own output for ever. So before anything is
+/// opened for writing, every input (files and standard input) is compared by device and inode
+/// with the output (standard output when there is no `-o`) and the rejects file, and a match is
+/// refused, as cat refuses "input file is output file".
+public enum OverwriteGuard {
+    /// The first output (`--output`, standard output or `--rejects`) that is also an input, as a
+    /// message naming both; nil when none is. Outputs that do not exist yet, and outputs that are
+    /// not regular files (`/dev/null`, a FIFO, a terminal), cannot lose data this way.
+    public static func collision(inputs: [String], output: String?, rejects: String?) -> String? {
         var inputFiles: [(name: String, file: stat)] = []
         for path in inputs {
             var info = stat()
             let found = path == "-" ? fstat(0, &info) == 0 : stat(path, &info) == 0
             if found { inputFiles.append((path == "-" ? "standard input" : "'\(path)'", info)) }
+        }
+        var standardOutput = stat()
+        if output == nil, fstat(1, &standardOutput) == 0, (standardOutput.st_mode & S_IFMT) == S_IFREG,
+           let input = inputFiles.first(where: { $0.file.st_dev == standardOutput.st_dev && $0.file.st_ino == standardOutput.st_ino }) {
+            return "standard output is the input \(input.name): geo would read what it writes for ever. "
+                + "Write to another file, then rename it"
         }
         for (option, path) in [("-o", output), ("--rejects", rejects)] {
             guard let path else { continue }

@@ -12,6 +12,9 @@ final class ResultWriter {
     private let fd: Int32
     private let outputName: String
     private var rejectsFD: Int32 = -1
+    /// The rejects file is one this run created (not one the user had): the only kind geo may
+    /// remove again when no record was bad.
+    private var rejectsCreated = false
     private let rejects = ByteBuffer(capacity: 4096)
     private var wroteRecord = false
     private var report: FailureReport
@@ -28,7 +31,7 @@ final class ResultWriter {
             fd = -1
             outputName = "the consumer"
         } else if let path = options.output {
-            fd = ResultWriter.create(path)
+            fd = ResultWriter.create(path).fd
             guard fd >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
             outputName = path
         } else {
@@ -36,7 +39,11 @@ final class ResultWriter {
             outputName = "standard output"
         }
         if let path = options.rejects {
-            rejectsFD = path == "-" ? 1 : ResultWriter.create(path)
+            if path == "-" {
+                rejectsFD = 1
+            } else {
+                (rejectsFD, rejectsCreated) = ResultWriter.create(path)
+            }
             guard rejectsFD >= 0 else { throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate) }
         }
         if options.progress {
@@ -49,8 +56,13 @@ final class ResultWriter {
         if options.framing == .collection { try write("{\"type\":\"FeatureCollection\",\"features\":[\n") }
     }
 
-    static func create(_ path: String) -> Int32 {
-        open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    /// Opens FILE for writing through whatever it is (SPEC section 3): a link's target, a device
+    /// or a FIFO as it is, an existing file emptied in place (its mode kept); `created` says the
+    /// name did not exist before.
+    static func create(_ path: String) -> (fd: Int32, created: Bool) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        if fd >= 0 || errno != EEXIST { return (fd, fd >= 0) }
+        return (open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666), false)
     }
 
     /// Writes one chunk's output and reports its bad records; false: stop now (`--strict`).
@@ -116,11 +128,15 @@ final class ResultWriter {
             throw RunFailure("cannot write \(outputName): \(systemReason())", status: .ioError)
         }
         if rejectsFD > 1 {
+            var written = stat(), named = stat()
+            let same = fstat(rejectsFD, &written) == 0 && lstat(options.rejects!, &named) == 0
+                && written.st_dev == named.st_dev && written.st_ino == named.st_ino && (named.st_mode & S_IFMT) == S_IFREG
             if close(rejectsFD) != 0 {
                 throw RunFailure("cannot write '\(options.rejects!)': \(systemReason())", status: .ioError)
             }
-            // No bad record, no rejects file: parallel workers leave none behind for nothing.
-            if report.total == 0 { unlink(options.rejects!) }
+            // No bad record, no rejects file: parallel workers leave none behind for nothing. Only
+            // a regular file this run made is removed: never a file, link or device the user had.
+            if report.total == 0 && rejectsCreated && same { unlink(options.rejects!) }
         }
         return report.total > 0 ? .dataError : .success
     }

@@ -37,7 +37,7 @@ public struct StreamRunner {
         var writer: ResultWriter?
         do throws(RunFailure) {
             // Every input must open before anything is read or written: a typo costs nothing.
-            for path in options.inputs where path != "-" && reader.readsFiles { close(try ChunkReader.open(path)) }
+            if reader.readsFiles { try InputFiles.check(options.inputs) }
             let output = try ResultWriter(command: command, options: options)
             writer = output
             SignalGuard.install()

@@ -14,6 +14,9 @@ final class Painter {
     let tracer: Tracer
     /// --geodesic: every edge drawn as its curve, whatever the records say.
     let allCurved: Bool
+    /// Something reached the picture: a run that finds nothing to draw says so (never a silent
+    /// blank picture).
+    private(set) var inked = false
 
     init(canvas: Canvas, tracer: Tracer, allCurved: Bool) {
         self.canvas = canvas
@@ -26,7 +29,9 @@ final class Painter {
         case nil: return
         case .points(let points):
             for point in points where point.x.first?.isFinite == true {
-                canvas.marker(at: tracer.view.pixel(x: point.x[0], y: point.y[0]), radius: style.markerRadius, colour: style.markerColour)
+                let pixel = tracer.view.pixel(x: point.x[0], y: point.y[0])
+                noteInk([pixel], reach: style.markerRadius)
+                canvas.marker(at: pixel, radius: style.markerRadius, colour: style.markerColour)
             }
         case .line(let path): line(path, style)
         case .lines(let paths): for path in paths { line(path, style) }
@@ -37,10 +42,23 @@ final class Painter {
 
     private func curved(_ style: FeatureStyle) -> Bool { allCurved || style.geodesic }
 
+    /// Marks the picture inked when the box round `points`, `reach` pixels wider, meets it.
+    private func noteInk(_ points: [Pixel], reach: Double) {
+        guard !inked, let first = points.first else { return }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for point in points {
+            minX = min(minX, point.x); maxX = max(maxX, point.x)
+            minY = min(minY, point.y); maxY = max(maxY, point.y)
+        }
+        let view = tracer.view
+        inked = maxX + reach > 0 && minX - reach < Double(view.width) && maxY + reach > 0 && minY - reach < Double(view.height)
+    }
+
     private func line(_ path: ProjectedPath, _ style: FeatureStyle) {
         let curved = curved(style)
         let runs = tracer.trace(path, curved: curved)
         guard !runs.isEmpty else { return }
+        for run in runs { noteInk(run.points, reach: style.strokeWidth / 2 + 1) }
         let count = path.positions.count
         guard !style.spans.isEmpty || style.stroke.isRamp, count > 1 else {
             stroke(runs, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
@@ -118,6 +136,7 @@ final class Painter {
                 guard points.count > 2 else { continue }
                 let counterClockwise = signedArea(points) < 0  // y grows downwards
                 if counterClockwise != (index == 0) { points.reverse() }
+                noteInk(points, reach: style.strokeWidth / 2 + 1)
                 rings.append(points)
             }
         }

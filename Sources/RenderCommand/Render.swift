@@ -18,14 +18,25 @@ public struct Render: GeoCommand {
         summary: "draw the records as a picture (SVG, PNG or PDF), the way the Maps SDK draws its shapes",
         discussion: """
         Reads every record, then writes one picture: -o FILE ending in .svg, .png or .pdf (or \
-        --format); without -o, SVG on standard output. The picture is written to a temporary file \
-        beside FILE and renamed into place, so that FILE is never left half written.
+        --format); without -o, SVG on standard output (PNG and PDF go to a terminal only with -o \
+        -). A file is written to a temporary file beside it and renamed into place, so that it is \
+        never left half written; an existing file keeps its permissions, and a symbolic link \
+        stays a link (its target is replaced). A device, a FIFO or /dev/fd/N (-o /dev/null, -o \
+        >(...)) is written directly, never replaced; so is such a name without an extension, as \
+        SVG. An input that is not a regular file (standard input, <(...), a FIFO) is kept in a \
+        temporary file when the view is fitted, since it is read twice. A picture that shows no \
+        shape (no records, every shape outside --bbox) is still written, and a line on standard \
+        error says why.
 
         The view is --size pixels (default 1024x768). By default it fits every shape, --padding \
         pixels from the edges; --bbox W,S,E,N (degrees) shows that region instead, its projected \
         extent fitted inside --size keeping the projection's aspect, centred. --projection takes \
         any CRS PROJ knows (default EPSG:3857, Web Mercator as map SDKs draw; '+proj=ortho \
-        +lat_0=40 +lon_0=-30' draws a globe, its far side cut away at the horizon). When the \
+        +lat_0=40 +lon_0=-30' draws a globe centred anywhere, its far side cut away at the \
+        horizon). In Web Mercator, and any projection whose y runs to infinity at the poles, \
+        latitudes are held to its area of use, ±85.0511° (where the Web Mercator world is \
+        square), for fitting, --bbox and drawing, as web maps do: Antarctica's -90° is drawn at \
+        the map's bottom edge, and the world is a square, not a strip. When the \
         shapes cross the antimeridian the view does too: Tokyo to San Francisco is drawn across \
         the Pacific.
 
@@ -77,7 +88,7 @@ public struct Render: GeoCommand {
         failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
         """)
 
-    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output.")
+    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")
@@ -134,27 +145,35 @@ public struct Render: GeoCommand {
         return colour
     }
 
+    /// `-o /dev/null`, a FIFO, `>(…)`: a name without an extension that is no file, where the
+    /// picture is SVG as on standard output.
+    static func isDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
     let settings: RenderSettings
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = RenderSettings()
-        settings.inputs = arguments.operands.isEmpty ? ["-"] : arguments.operands
-        settings.output = arguments[Render.output].flatMap { $0 == "-" ? nil : $0 }
+        settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
+        settings.outputAsked = arguments[Render.output] == "-"
         if let format = arguments[Render.format] {
             settings.format = format
-        } else if let output = settings.output {
+        } else if let output = settings.stream.output {
             let lower = output.lowercased()
-            guard let format = ImageFormat.allCases.first(where: { lower.hasSuffix(".\($0.rawValue)") }) else {
+            if let format = ImageFormat.allCases.first(where: { lower.hasSuffix(".\($0.rawValue)") }) {
+                settings.format = format
+            } else if !Render.isDevice(output) {
                 throw UsageError("-o \(output): name a .svg, .png or .pdf file, or give --format")
             }
-            settings.format = format
         }
         (settings.width, settings.height) = arguments[Render.size]
         settings.box = arguments[Render.bbox]
         settings.padding = arguments[Render.padding]
         if arguments.has(Render.padding) && settings.box != nil { throw UsageError("--padding applies to the fit without --bbox") }
         if settings.box == nil && 2 * settings.padding >= Double(min(settings.width, settings.height)) {
-            throw UsageError("--padding \(settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
+            throw UsageError("--padding \(number: settings.padding) leaves no room in a \(settings.width)x\(settings.height) picture")
         }
         do { settings.projection = try Projection(crs: arguments[Render.projection]) } catch {
             throw UsageError("--projection: \(error.message)")
@@ -171,18 +190,6 @@ public struct Render: GeoCommand {
         settings.background = arguments[Render.background]
         settings.antialiasing = arguments[Render.antialias]
         settings.input = try PathInputFormat(arguments)
-        var stream = StreamConfiguration()
-        stream.inputs = settings.inputs
-        stream.strict = arguments[StreamOptions.strict]
-        stream.rejects = arguments[StreamOptions.rejects]
-        if stream.rejects == "-" && settings.output == nil {
-            throw UsageError("--rejects - writes bad records to standard output, where the picture goes too: give -o FILE")
-        }
-        if let output = settings.output, stream.rejects == output { throw UsageError("--rejects and --output name the same file") }
-        if arguments[StreamOptions.quiet] && arguments[StreamOptions.progress] { throw UsageError("--quiet and --progress cannot be combined") }
-        stream.progress = arguments[StreamOptions.quiet] ? false : arguments[StreamOptions.progress] ? true : ProgressLine.wanted
-        stream.jobs = arguments[StreamOptions.jobs]
-        settings.stream = stream
         self.settings = settings
     }
 
@@ -198,8 +205,10 @@ public struct Render: GeoCommand {
 
 /// Everything the options say, checked.
 struct RenderSettings: @unchecked Sendable {
-    var inputs: [String] = ["-"]
-    var output: String?
+    /// Inputs, -o, --rejects, --jobs, --strict, progress: the options every command shares.
+    var stream = StreamConfiguration()
+    /// `-o -`: the picture goes to standard output even when that is a terminal.
+    var outputAsked = false
     var format = ImageFormat.svg
     var width = 1024, height = 768
     var box: (west: Double, south: Double, east: Double, north: Double)?
@@ -212,5 +221,4 @@ struct RenderSettings: @unchecked Sendable {
     var background = Colour(red: 255, green: 255, blue: 255)
     var antialiasing = Antialiasing.good
     var input = PathInputFormat.geoJSON
-    var stream = StreamConfiguration()
 }

@@ -18,13 +18,19 @@ final class RenderRun {
     init(_ settings: RenderSettings) { self.settings = settings }
 
     func run() throws(RunFailure) -> ExitCode {
-        for path in settings.inputs where path != "-" {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RunFailure("cannot open '\(path)': \(reason())", status: .noInput) }
-            var info = stat()
-            let isDirectory = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            close(fd)
-            if isDirectory { throw RunFailure("cannot read '\(path)': \(String(cString: strerror(EISDIR)))", status: .noInput) }
+        let stream = settings.stream
+        if let collision = OverwriteGuard.collision(inputs: stream.inputs, output: stream.output, rejects: stream.rejects) {
+            throw RunFailure("\(collision)\nSee 'geo render --help'.", status: .usage)
+        }
+        if stream.output == nil && settings.format != .svg && isatty(1) != 0 && !settings.outputAsked {
+            throw RunFailure("a \(settings.format.rawValue.uppercased()) picture would garble the terminal: give -o FILE, "
+                             + "or -o - to write it to standard output anyway\nSee 'geo render --help'.", status: .usage)
+        }
+        // Read twice (to fit the view, then to draw) unless --bbox fixes the view.
+        if settings.box == nil {
+            try InputFiles.keepForRereading(stream.inputs)
+        } else {
+            try InputFiles.check(stream.inputs)
         }
         var stamps: [(String, Stamp)] = []
         for (name, path) in settings.stamps {
@@ -33,7 +39,7 @@ final class RenderRun {
             }
         }
         let view = try fitView()
-        let target = try OutputFile(settings.output, format: settings.format)
+        let target = try stream.output.map { path throws(RunFailure) in try WholeFileOutput(path) } ?? WholeFileOutput()
         let canvas = Canvas(format: settings.format, width: settings.width, height: settings.height, fd: target.fd,
                             antialiasing: settings.antialiasing, threads: settings.stream.jobs)
         for (name, stamp) in stamps { canvas.register(stamp, as: name) }
@@ -44,10 +50,10 @@ final class RenderRun {
         let stampNames = Set(settings.stamps.map(\.name))
         let drawer = Drawer(painter: painter, stamps: stampNames)
         let handler = PreparingHandler(input: settings.input, stamps: stampNames, frame: view.frame, crs: settings.projection.crs)
-        var stream = settings.stream
-        stream.consumer = { bytes in drawer.consume(bytes) }
+        var drawing = stream
+        drawing.consumer = { bytes in drawer.consume(bytes) }
         canvas.beginLayer()
-        let status = StreamRunner(command: "render", options: stream, handler: handler).run()
+        let status = StreamRunner(command: "render", options: drawing, handler: handler).run()
         let spools = drawer.spools
         guard status == .success || status == .dataError else {
             target.discard()
@@ -60,13 +66,31 @@ final class RenderRun {
             try canvas.finish()
         } catch let error as DrawingError {
             target.discard()
-            throw target.writeFailure(error.message)
+            if target.path == nil && error.message == String(cString: strerror(EPIPE)) { exit(ExitCode.brokenPipe.rawValue) }
+            throw RunFailure("cannot write \(target.path.map { "'\($0)'" } ?? "standard output"): \(error.message)", status: .ioError)
         } catch {
             target.discard()
             throw error as! RunFailure
         }
         try target.commit()
+        if !painter.inked { warnBlank(records: drawer.records, allBad: status == .dataError) }
         return status
+    }
+
+    /// A picture with none of the shapes in it is written (exit 0), but never silently.
+    func warnBlank(records: Int, allBad: Bool) {
+        var text = "geo render: the picture shows no shape: "
+        if records == 0 && allBad {
+            text += "every record was bad"
+        } else if records == 0 {
+            text += "the input held no record to draw"
+        } else if let box = settings.box {
+            text += "none of the \(count: records) feature\(records == 1 ? "" : "s") lies within --bbox "
+                + "\(number: box.west),\(number: box.south),\(number: box.east),\(number: box.north) (W,S,E,N: longitude first)"
+        } else {
+            text += "the projection shows none of the \(count: records) feature\(records == 1 ? "" : "s")"
+        }
+        printError(text + "\n")
     }
 
     // MARK: The view
@@ -82,7 +106,6 @@ final class RenderRun {
             guard !bounds.isEmpty else { throw RunFailure("--bbox: the projection shows nothing of that region", status: .usage) }
             return View(frame: frame, width: settings.width, height: settings.height, bounds: bounds, padding: 0)
         }
-        try spoolStandardInput()
         let flat = Frame(projection: projection, centre: nil)
         // A projection torn at ±180 (Web Mercator, cylindrical ones) is fitted to the box of
         // meridians and parallels the shapes cover (exact for cylindrical projections, where x
@@ -102,7 +125,7 @@ final class RenderRun {
         let model = settings.model, input = settings.input, allCurved = settings.allCurved
         let stamps = Set(settings.stamps.map(\.name))
         var extent = ShapeExtent(frame: flat, model: model, projects: !boxOnly)
-        for path in settings.inputs {
+        for path in settings.stream.inputs {
             var next = 0
             let parts = try foldRecordsConcurrently(in: path, readsJSON: input.readsJSON, jobs: jobs, makeState: { () -> ShapeExtent in
                 defer { next += 1 }
@@ -114,7 +137,6 @@ final class RenderRun {
                 }
             }
             for part in parts { extent.merge(part) }
-            if path == "-" { lseek(0, 0, SEEK_SET) }
         }
         let cover = extent.cover
         var bounds = extent.bounds
@@ -135,35 +157,6 @@ final class RenderRun {
             bounds = Bounds.ofRegion(west: -180, south: -85, east: 180, north: 85, frame: flat)
         }
         return View(frame: flat, width: settings.width, height: settings.height, bounds: bounds, padding: padding)
-    }
-
-    /// Standard input is read twice: it is copied first to a temporary file (removed as soon as
-    /// it is made, so nothing is left behind whatever happens), which then stands in for it.
-    func spoolStandardInput() throws(RunFailure) {
-        guard settings.inputs.contains("-") else { return }
-        let spool = try makeTemporaryFile()
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(0, buffer, 1 << 20)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RunFailure("error reading '<stdin>': \(reason())", status: .ioError)
-            }
-            if count == 0 { break }
-            var written = 0
-            while written < count {
-                let n = write(spool, buffer + written, count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw RunFailure("cannot keep standard input in a temporary file: \(reason())", status: .ioError)
-                }
-                written += n
-            }
-        }
-        lseek(spool, 0, SEEK_SET)
-        dup2(spool, 0)
-        close(spool)
     }
 
     // MARK: The graticule
@@ -190,79 +183,6 @@ final class RenderRun {
 }
 
 func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
-
-/// A temporary file, removed from its directory as soon as it is made: it lives while geo holds
-/// it open, and goes away however geo ends.
-func makeTemporaryFile() throws(RunFailure) -> Int32 {
-    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array("\(directory)/geo-render-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw RunFailure("cannot make a temporary file in \(directory): \(reason())", status: .cannotCreate) }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    return fd
-}
-
-/// Where the picture goes: standard output, or a temporary file beside -o FILE, renamed to FILE
-/// when the picture is whole (and removed otherwise, also when a signal ends geo).
-final class OutputFile {
-    let path: String?
-    let temporary: String?
-    let fd: Int32
-
-    init(_ path: String?, format: ImageFormat) throws(RunFailure) {
-        self.path = path
-        guard let path else {
-            temporary = nil
-            fd = 1
-            return
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory).\(name).geo-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw RunFailure("cannot create '\(path)': \(reason())", status: .cannotCreate) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryFiles.add(temporary)
-        // mkstemp makes the file private; the picture gets what a new file gets.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        self.temporary = temporary
-        self.fd = fd
-    }
-
-    func writeFailure(_ message: String) -> RunFailure {
-        if path == nil && message == String(cString: strerror(EPIPE)) { exit(ExitCode.brokenPipe.rawValue) }
-        return RunFailure("cannot write \(path.map { "'\($0)'" } ?? "standard output"): \(message)", status: .ioError)
-    }
-
-    /// Removes the temporary file.
-    func discard() {
-        guard let temporary else { return }
-        close(fd)
-        unlink(temporary)
-        TemporaryFiles.remove(temporary)
-    }
-
-    /// Puts the finished picture in place.
-    func commit() throws(RunFailure) {
-        guard let path, let temporary else { return }
-        if fsync(fd) != 0 && errno != EINVAL || close(fd) != 0 {
-            let failure = reason()
-            unlink(temporary)
-            TemporaryFiles.remove(temporary)
-            throw RunFailure("cannot write '\(path)': \(failure)", status: .ioError)
-        }
-        if rename(temporary, path) != 0 {
-            let failure = reason()
-            unlink(temporary)
-            TemporaryFiles.remove(temporary)
-            throw RunFailure("cannot create '\(path)': \(failure)", status: .cannotCreate)
-        }
-        TemporaryFiles.remove(temporary)
-    }
-}
 
 /// What the --jobs workers do with each record: read it and its style (a bad one is reported
 /// like any bad record), and project every vertex (the costly part), into the display list the
@@ -338,6 +258,8 @@ final class Drawer: @unchecked Sendable {
     let painter: Painter
     let stamps: Set<String>
     let spools = LayerSpools()
+    /// Features read and prepared, drawn now or kept for their z-index.
+    private(set) var records = 0
 
     init(painter: Painter, stamps: Set<String>) {
         self.painter = painter
@@ -346,6 +268,7 @@ final class Drawer: @unchecked Sendable {
 
     func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
         DisplayList.forEachFeature(bytes) { whole, properties, shape in
+            records += 1
             // The workers read this style already: it cannot fail here.
             let style = (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
             if style.zIndex == 0 {
@@ -381,10 +304,10 @@ final class LayerSpools {
             if let known = files[z] {
                 fd = known
             } else if files.count < LayerSpools.maximumFiles {
-                fd = try makeTemporaryFile()
+                fd = try temporaryFile(purpose: "keep records until their z-index")
                 files[z] = fd
             } else {
-                if overflow < 0 { overflow = try makeTemporaryFile() }
+                if overflow < 0 { overflow = try temporaryFile(purpose: "keep records until their z-index") }
                 fd = overflow
                 overflowValues.insert(z)
             }

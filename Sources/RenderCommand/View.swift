@@ -15,11 +15,27 @@ struct Frame {
     let centre: Double?
     /// The projection tears at ±180 (x jumps from one side to the other).
     let torn: Bool
+    /// Latitudes are held within ±this: Web Mercator's area of use (±85.0511°, where the world
+    /// is square), for a projection whose y runs to infinity at the poles, as web maps do.
+    let latitudeLimit: Double
+
+    /// Web Mercator's limit: atan(sinh(π)), the latitude at which the world is square.
+    static let mercatorLimit = 85.051128779806592
 
     init(projection: Projection, centre: Double?) {
         self.projection = projection
         torn = Frame.isTorn(projection)
         self.centre = torn ? centre : nil
+        latitudeLimit = Frame.runsToInfinityAtThePoles(projection) ? Frame.mercatorLimit : 90
+    }
+
+    /// Whether y grows without bound towards the poles (Mercator and its kin): y at 89.999° is
+    /// more than twice x at 180° (Web Mercator: 3.7 times; equirectangular: 0.5; Miller: 0.6).
+    static func runsToInfinityAtThePoles(_ projection: Projection) -> Bool {
+        guard let pole = projection.forward(Position(longitude: 0, latitude: 89.999)),
+              let equator = projection.forward(Position(longitude: 0, latitude: 0)),
+              let east = projection.forward(Position(longitude: 179.999, latitude: 0)) else { return false }
+        return abs(pole.y - equator.y) > 2 * abs(east.x - equator.x)
     }
 
     /// Whether the projection sends the two sides of the antimeridian far apart.
@@ -45,13 +61,20 @@ struct Frame {
     /// Projects in place: longitudes (as given) in x, latitudes in y; `using` another
     /// projection object of the same CRS (each thread has its own).
     func project(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int, using other: Projection? = nil) {
-        for index in 0..<count { x[index] = longitude(x[index]) }
+        for index in 0..<count {
+            x[index] = longitude(x[index])
+            y[index] = latitude(y[index])
+        }
         (other ?? projection).forward(x: x, y: y, count: count)
     }
 
     func project(_ position: Position) -> (x: Double, y: Double)? {
-        projection.forward(Position(longitude: longitude(position.longitude), latitude: position.latitude))
+        projection.forward(Position(longitude: longitude(position.longitude), latitude: latitude(position.latitude)))
     }
+
+    /// The latitude given to the projection: within the projection's area of use.
+    @inline(__always)
+    func latitude(_ latitude: Double) -> Double { min(max(latitude, -latitudeLimit), latitudeLimit) }
 }
 
 /// Projected coordinates to pixels: a scale and the projected point at the top left corner.

@@ -95,6 +95,32 @@ def test_rings_against_planimeter(kind, extra, earth):
         assert area == abs(signed)
 
 
+# GeographicLib's own Planimeter test cases (geographiclib-python's test_geodesic.py,
+# test_Planimeter5, 6, 12 and 13: [lat, lon] rings, the published areas), where an edge's
+# longitude difference rounds to exactly 180 degrees or a ring winds round the pole twice.
+PLANIMETER_CASES = [
+    ([[89, 0.1], [89, 90.1], [89, -179.9]], 12476152838.5),
+    ([[9, -0.00000000000001], [9, 180], [9, 0]], 0),
+    ([[9, 0.00000000000001], [9, 0], [9, 180]], 0),
+    ([[9, 0.00000000000001], [9, 180], [9, 0]], 0),
+    ([[9, -0.00000000000001], [9, 0], [9, 180]], 0),
+    ([[66.562222222, 0], [66.562222222, 180]], 0),
+    ([[89, -360], [89, -240], [89, -120], [89, 0], [89, 120], [89, 240]], 32415230256.0),
+]
+
+
+@pytest.mark.parametrize("ring,expected", PLANIMETER_CASES)
+def test_geographiclib_planimeter_cases(ring, expected):
+    polygon = {"type": "Polygon", "coordinates": [[[lon, lat] for lat, lon in ring] + [[ring[0][1], ring[0][0]]]]}
+    [(area, signed)] = areas([], [polygon])
+    assert abs(area - expected) <= 1, (area, expected)
+    # Containment agrees with the area: a point well inside the first ring (its vertices'
+    # centroid direction from the pole) is inside exactly when the area is not the complement.
+    if expected > 1e9:
+        inside = locate_point([45.1, 89.5] if len(ring) == 3 else [0, 89.9], [polygon])[0]["inside"]
+        assert inside
+
+
 def test_projected_is_the_planar_web_mercator_area():
     to3857 = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
     rng = random.Random("area-projected")
@@ -139,6 +165,26 @@ def locate_point(point, shapes, args=()):
     rc, out, err = run(["locate", "--point", f"{dec(point[1])},{dec(point[0])}", *args], ndjson(shapes))
     assert rc == 0, err
     return [json.loads(l)["properties"]["locate"] for l in out.splitlines()]
+
+
+def test_projected_nearest_point_takes_each_edge_the_short_way():
+    """With --kind projected, an edge from 179.96 to -179.45 spans 0.59 degrees of the Web
+    Mercator plane, not the rest of the world: the nearest point is on the nearest edge, its
+    planar distance as pyproj's Web Mercator gives it."""
+    ring = [[-179.45, 51.6], [-179.45, 52.2], [-180.04, 51.9035], [-179.45, 51.6]]
+    [got] = locate_point([179.99, 51.9], [{"type": "Polygon", "coordinates": [ring]}], ["--kind", "projected"])
+    to_mercator = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
+
+    def mercator(lon, lat):  # x unwrapped (pyproj would wrap -180.04 to the far side), y from pyproj
+        return 6378137 * math.radians(lon), to_mercator.transform(0, lat)[1]
+    px, py = mercator(179.99 - 360, 51.9)
+    best = math.inf
+    for (lon1, lat1), (lon2, lat2) in zip(ring, ring[1:]):
+        (x1, y1), (x2, y2) = mercator(lon1, lat1), mercator(lon2, lat2)
+        t = max(0, min(1, ((px - x1) * (x2 - x1) + (py - y1) * (y2 - y1)) / ((x2 - x1) ** 2 + (y2 - y1) ** 2)))
+        best = min(best, math.hypot(px - x1 - t * (x2 - x1), py - y1 - t * (y2 - y1)))
+    assert got["edge"] == 2
+    assert abs(got["distance_m"] - best) < 1e-6 * best, (got, best)
 
 
 @pytest.mark.parametrize("kind", ["geodesic", "rhumb"])

@@ -422,9 +422,12 @@ def test_rejects_from_files_name_the_file_and_strip_line_framing(tmp_path):
 def test_rejects_of_a_clean_run_leaves_no_file(tmp_path):
     # Workers under GNU parallel or Spark would otherwise leave an empty file each.
     rej = tmp_path / "rej"
-    rej.write_text("left over from an earlier run\n")
     assert run(["decode", "--to", "text", "--rejects", rej], b"??\n") == (0, b"0,0\n", "")
     assert not rej.exists()
+    # A file the user had is never removed (SPEC section 3): it is emptied, as -o would be.
+    rej.write_text("left over from an earlier run\n")
+    assert run(["decode", "--to", "text", "--rejects", rej], b"??\n") == (0, b"0,0\n", "")
+    assert rej.read_text() == ""
 
 
 def test_strict_stops_at_first_bad_record(tmp_path):

@@ -1,0 +1,210 @@
+"""geo on real public data, converted with ogr2ogr the way users convert it: Natural Earth's
+countries (Antarctica reaches -90) and populated places, New York's borough boundaries in their
+own State Plane CRS (EPSG:2263) with and without `-t_srs EPSG:4326`, and GPX tracks.
+
+The layers come from package registries: geopandas 0.14.4's bundled datasets (the last release
+that ships them) and gpxpy 1.6.2's test tracks, downloaded once by pip into
+Tests/EndToEnd/.real-data (git ignores it). No network, no data: the tests fail, never skip.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import geo_bin
+
+CACHE = Path(__file__).resolve().parent / ".real-data"
+PACKAGES = ["geopandas==0.14.4", "gpxpy==1.6.2"]
+
+
+def ogr2ogr(*args):
+    subprocess.run(["ogr2ogr", *map(str, args)], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def data():
+    ready = CACHE / "ready"
+    if not ready.exists():
+        CACHE.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "gpxpy", "-d", CACHE, *PACKAGES],
+                       check=True, capture_output=True, timeout=600)
+        with zipfile.ZipFile(next(CACHE.glob("geopandas-*.whl"))) as wheel:
+            wheel.extractall(CACHE, [n for n in wheel.namelist() if n.startswith("geopandas/datasets/")])
+        datasets = CACHE / "geopandas" / "datasets"
+        with zipfile.ZipFile(datasets / "nybb_16a.zip") as boroughs:
+            boroughs.extractall(CACHE / "nybb")
+        subprocess.run(["tar", "xzf", next(CACHE.glob("gpxpy-*.tar.gz")), "-C", CACHE], check=True)
+        ogr2ogr("-f", "GeoJSONSeq", CACHE / "countries.geojsonl", datasets / "naturalearth_lowres" / "naturalearth_lowres.shp")
+        ogr2ogr("-f", "GeoJSONSeq", CACHE / "cities.geojsonl", datasets / "naturalearth_cities" / "naturalearth_cities.shp")
+        shapefile = next((CACHE / "nybb").rglob("nybb.shp"))
+        ogr2ogr("-f", "GeoJSON", CACHE / "nybb-2263.geojson", shapefile)  # as a user forgets -t_srs
+        ogr2ogr("-f", "GeoJSONSeq", "-t_srs", "EPSG:4326", CACHE / "nybb.geojsonl", shapefile)
+        gpx = next(CACHE.glob("gpxpy-*/test_files/korita-zbevnica.gpx"))
+        ogr2ogr("-f", "GeoJSONSeq", CACHE / "tracks.geojsonl", gpx, "tracks")
+        ready.touch()
+    return CACHE
+
+
+def geo(*args, input=None):
+    proc = subprocess.run([geo_bin(), *map(str, args)], input=input, capture_output=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr.decode()
+
+
+def ink_box(path, background=(255, 255, 255)):
+    """The box of pixels that are not the background: (left, top, right, bottom), or None."""
+    from PIL import Image, ImageChops
+    image = Image.open(path).convert("RGB")
+    return ImageChops.difference(image, Image.new("RGB", image.size, background)).getbbox()
+
+
+# --- the default view of the world is a map ---
+
+@pytest.mark.parametrize("view", [[], ["--bbox", "-180,-90,180,90"]])
+def test_the_world_in_web_mercator_is_square(data, tmp_path, view):
+    """Web Mercator is held to +-85.0511 degrees, where the world is square (not a strip)."""
+    out = tmp_path / "world.png"
+    rc, _, err = geo("render", *view, "-o", out, data / "countries.geojsonl")
+    assert rc == 0, err
+    left, top, right, bottom = ink_box(out)
+    width, height = right - left, bottom - top
+    assert height > 700, f"the world is {width}x{height} px of a 1024x768 picture"
+    # Land reaches 83.6 N and Antarctica is held to 85.05 S: nearly square, never a strip.
+    assert 0.95 * height <= width <= 1.1 * height, f"the world is {width}x{height} px"
+
+
+def test_mercator_clamp_matches_pyproj(data, tmp_path):
+    """A city's pixel in the world map is where pyproj's Web Mercator puts it, the map's top and
+    bottom at +-85.0511 degrees."""
+    from pyproj import Transformer
+    to_mercator = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
+    out = tmp_path / "london.png"
+    london = '{"type":"Feature","properties":{"marker-color":"#ff0000","marker-size":"small"},"geometry":{"type":"Point","coordinates":[-0.1275,51.5072]}}\n'
+    frame = '{"type":"LineString","coordinates":[[-180,-90],[180,90]],"properties":{}}\n'
+    rc, _, err = geo("render", "--bbox", "-180,-90,180,90", "--size", "512x512", "--background", "white", "-o", out,
+                     input=(london + frame).encode())
+    assert rc == 0, err
+    from PIL import Image
+    image = Image.open(out).convert("RGB")
+    reds = [(x, y) for y in range(512) for x in range(512) if image.getpixel((x, y))[0] > 200 and image.getpixel((x, y))[1] < 60]
+    cx = sum(x for x, _ in reds) / len(reds) + 0.5
+    cy = sum(y for _, y in reds) / len(reds) + 0.5
+    x, y = to_mercator.transform(-0.1275, 51.5072)
+    half = 20037508.342789244
+    assert abs(cx - (x + half) / (2 * half) * 512) < 1.0
+    assert abs(cy - (half - y) / (2 * half) * 512) < 1.0
+
+
+# --- every orthographic centre draws a globe ---
+
+CENTRES = [(45, -100), (-90, 0), (-60, 170), (30, 150), (90, 0), (0, 180), (-45, -179.9)] + \
+          [(lat, lon) for lat in (-75, -30, 0, 30, 75) for lon in (-150, -60, 30, 120)]
+
+
+@pytest.mark.parametrize("lat,lon", CENTRES)
+def test_every_orthographic_centre_draws_a_globe(data, tmp_path, lat, lon):
+    out = tmp_path / "globe.png"
+    rc, _, err = geo("render", "--size", "160x160", "--projection", f"+proj=ortho +lat_0={lat} +lon_0={lon}",
+                     "--graticule", "30", "-o", out, data / "countries.geojsonl")
+    assert rc == 0, err
+    assert "shows no shape" not in err
+    left, top, right, bottom = ink_box(out)
+    assert right - left > 100 or bottom - top > 100, (left, top, right, bottom)
+
+
+# --- areas and containment agree with an independent oracle ---
+
+def test_country_areas_agree_with_pyproj(data):
+    """geo area against pyproj's Geod (GeographicLib's algorithm, another implementation's
+    code path) for every country of Natural Earth, Antarctica and Russia (across 180) included."""
+    from pyproj import Geod
+    from shapely.geometry import shape
+    geod = Geod(ellps="WGS84")
+    rc, out, err = geo("area", data / "countries.geojsonl")
+    assert rc == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 177
+    for record in records:
+        expected = abs(geod.geometry_area_perimeter(shape(record["geometry"]))[0])
+        got = record["properties"]["area_m2"]
+        assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1.0), (record["properties"]["name"], got, expected)
+
+
+def test_borough_areas_agree_with_the_state_plane_areas(data):
+    """The boroughs reprojected by ogr2ogr: geo's ellipsoidal area agrees with the shapefile's
+    own planar State Plane area (square feet) to the scale error of that plane (< 0.01 %)."""
+    rc, out, err = geo("area", data / "nybb.geojsonl")
+    assert rc == 0, err
+    for line in out.splitlines():
+        properties = json.loads(line)["properties"]
+        planar = properties["Shape_Area"] * 0.3048 ** 2
+        assert abs(properties["area_m2"] / planar - 1) < 1e-4, properties["BoroName"]
+
+
+def test_cities_inside_countries_agree_with_shapely(data):
+    """locate --shapes: the country each city lies in, against shapely's point-in-polygon for
+    every city not within 0.05 degrees of a border (where planar and geodesic edges part)."""
+    from shapely.geometry import Point, shape
+    countries = [json.loads(line) for line in (data / "countries.geojsonl").read_text().splitlines()]
+    shapes = [shape(c["geometry"]) for c in countries]
+    rc, out, err = geo("locate", "--shapes", data / "countries.geojsonl", data / "cities.geojsonl")
+    assert rc == 0, err
+    compared = 0
+    for line in out.splitlines():
+        city = json.loads(line)
+        point = Point(city["geometry"]["coordinates"])
+        expected = [k for k, s in enumerate(shapes) if s.contains(point)]
+        if any(s.boundary.distance(point) < 0.05 for s in shapes if s.distance(point) < 0.05):
+            continue
+        got = [m["shape"] for m in city["properties"]["locate"] if m["inside"]]
+        assert got == expected, (city["properties"]["name"], got, expected)
+        compared += 1
+    assert compared > 100
+
+
+# --- mistakes and blanks are told ---
+
+def test_a_projected_layer_without_t_srs_is_told_per_line(data, tmp_path):
+    rc, _, err = geo("render", "-o", tmp_path / "ny.png", data / "nybb-2263.geojson")
+    assert rc == 65
+    lines = err.splitlines()
+    assert all(line.startswith("geo render: ") for line in lines)
+    assert sum("is outside [-90, 90] (positions are [longitude, latitude])" in line for line in lines) == 5
+    assert any("shows no shape" in line for line in lines)
+
+
+def test_a_bbox_with_latitude_first_is_told(data, tmp_path):
+    rc, _, err = geo("render", "--bbox", "51.4,-0.2,51.6,0.1", "-o", tmp_path / "london.png", data / "cities.geojsonl")
+    assert rc == 0
+    assert "none of the 243 features lies within --bbox 51.4,-0.2,51.6,0.1 (W,S,E,N: longitude first)" in err
+    rc, _, err = geo("render", "--bbox", "-0.2,51.4,0.1,51.6", "-o", tmp_path / "london.png", data / "cities.geojsonl")
+    assert (rc, err) == (0, "")
+
+
+def test_an_empty_input_is_told(tmp_path):
+    rc, _, err = geo("render", "-o", tmp_path / "empty.png", input=b"")
+    assert rc == 0
+    assert err == "geo render: the picture shows no shape: the input held no record to draw\n"
+    assert (tmp_path / "empty.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_gpx_tracks_measure_and_draw(data, tmp_path):
+    """GPX tracks arrive as MultiLineStrings: length sums their parts (against pyproj)."""
+    from pyproj import Geod
+    geod = Geod(ellps="WGS84")
+    rc, out, err = geo("length", data / "tracks.geojsonl")
+    assert rc == 0, err
+    for line in out.splitlines():
+        record = json.loads(line)
+        parts = record["geometry"]["coordinates"]
+        expected = sum(geod.line_length([p[0] for p in part], [p[1] for p in part]) for part in parts)
+        assert math.isclose(record["properties"]["length_m"], expected, rel_tol=1e-9, abs_tol=1e-6)
+    out_png = tmp_path / "track.png"
+    rc, _, err = geo("render", "-o", out_png, data / "tracks.geojsonl")
+    assert rc == 0 and err == "", err
+    assert ink_box(out_png) is not None

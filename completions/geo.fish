@@ -165,7 +165,7 @@ complete -c geo -n '__geo_using locate' -s j -l jobs -x -d 'Process records on N
 complete -c geo -n '__geo_using locate' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
 complete -c geo -n '__geo_using locate' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
 complete -c geo -n '__geo_using render' -F
-complete -c geo -n '__geo_using render' -s o -l output -r -F -d 'Write the picture to FILE (its extension gives the format) instead of SVG on standard output'
+complete -c geo -n '__geo_using render' -s o -l output -r -F -d 'Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way)'
 complete -c geo -n '__geo_using render' -l format -x -a '(printf "%s\\t\\n" "svg" "png" "pdf")' -d 'The picture\'s format, whatever -o\'s extension is'
 complete -c geo -n '__geo_using render' -l size -x -d 'The picture\'s size in pixels (at most 16384 each way and 64 million in all)'
 complete -c geo -n '__geo_using render' -l bbox -x -d 'Show this region (degrees; W > E spans the antimeridian) instead of fitting the shapes'

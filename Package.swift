@@ -58,7 +58,7 @@ let package = Package(
         // size limit. Not geodesy: encode and decode never reach PROJ's headers.
         .target(name: "CommandKit", dependencies: ["GeoCommandLine", "Records", "JSONBytes", "Geometry", "GeoJSON", "Polyline"], swiftSettings: fast),
         // --kind, --ellps, --sphere: the geodesy option group, for the commands that measure.
-        .target(name: "GeodesyOptions", dependencies: ["GeoCommandLine", "Geodesy"], swiftSettings: fast),
+        .target(name: "GeodesyOptions", dependencies: ["GeoCommandLine", "Geodesy", "Geometry", "Records"], swiftSettings: fast),
 
         // One module per command.
         .target(name: "EncodeCommand", dependencies: ["CommandKit", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "JSONBytes", "Polyline"], swiftSettings: fast),

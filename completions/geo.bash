@@ -13,13 +13,34 @@ _geo_files() {
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
+# The words of an option's value that begin with $cur, each quoted as one word (a PROJ
+# string holds spaces), less the part of $cur up to its last colon, which bash keeps (as
+# bash-completion's __ltrim_colon_completions does). A function's opening, gradient(,
+# takes no space after it.
+_geo_values() {
+    local word
+    COMPREPLY=()
+    for word in "$@"; do
+        [[ $word == "$cur"* ]] || continue
+        [[ $cur == *:* ]] && word=${word#"${cur%:*}:"}
+        COMPREPLY+=("$(printf '%q' "$word")")
+    done
+    [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *'\(' ]] && compopt -o nospace 2>/dev/null
+}
+
 _geo() {
-    local cur prev cword
-    cur=${COMP_WORDS[COMP_CWORD]}
-    prev=${COMP_WORDS[COMP_CWORD-1]}
+    local cur prev cword i=$COMP_CWORD
+    cur=${COMP_WORDS[i]}
+    # A value with colons (EPSG:3857) is one word to complete, though bash splits it at
+    # each ':' (as bash-completion's _get_comp_words_by_ref -n : joins it).
+    while (( i > 2 )) && [[ ${COMP_WORDS[i]} == : || ${COMP_WORDS[i-1]} == : ]]; do
+        (( i-- ))
+        cur=${COMP_WORDS[i]}$cur
+    done
+    prev=${COMP_WORDS[i-1]}
     cword=$COMP_CWORD
     # --opt=value: bash splits at '=', so the option is two words back.
-    if [[ $cur == = ]]; then prev=${COMP_WORDS[COMP_CWORD-1]}; cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+    if [[ $cur == = ]]; then cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[i-2]}; fi
     if (( cword == 1 )); then
         COMPREPLY=($(compgen -W "$(geo commands 2>/dev/null | cut -f1) help commands completion --help --version" -- "$cur"))
         return
@@ -40,7 +61,7 @@ _geo() {
         encode)
             case $prev in
                 --to-precision) return ;;
-                --to) COMPREPLY=($(compgen -W "polyline geojson" -- "$cur")); return ;;
+                --to) _geo_values 'polyline' 'geojson'; return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
@@ -55,7 +76,7 @@ _geo() {
             case $prev in
                 -p|--precision) return ;;
                 --field) return ;;
-                --to) COMPREPLY=($(compgen -W "geojson latlng" -- "$cur")); return ;;
+                --to) _geo_values 'geojson' 'latlng'; return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -70,10 +91,10 @@ _geo() {
         length)
             case $prev in
                 --field) return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -92,12 +113,12 @@ _geo() {
                 --every) return ;;
                 --count) return ;;
                 --densify) return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
-                --to) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --to) _geo_values 'geojson' 'polyline'; return ;;
                 --to-precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -117,9 +138,9 @@ _geo() {
                 --radius-field) return ;;
                 --segments) return ;;
                 --tolerance) return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --to) COMPREPLY=($(compgen -W "geojson polyline" -- "$cur")); return ;;
+                --to) _geo_values 'geojson' 'polyline'; return ;;
                 --to-precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -134,15 +155,15 @@ _geo() {
             ;;
         spans)
             case $prev in
-                --style) COMPREPLY=($(compgen -W "aqua beige black blue brown chocolate clear coral crimson cyan darkblue darkgray darkgreen darkorange darkred firebrick forestgreen fuchsia gold gray green hotpink indigo ivory khaki lavender lightgray lime magenta maroon navy olive orange orchid pink purple red royalblue salmon seagreen silver skyblue slategray steelblue tan teal tomato transparent turquoise violet white yellow" -- "$cur")); return ;;
+                --style) _geo_values 'gradient(' 'sprite(' 'texture(' 'aqua' 'beige' 'black' 'blue' 'brown' 'chocolate' 'clear' 'coral' 'crimson' 'cyan' 'darkblue' 'darkgray' 'darkgreen' 'darkgrey' 'darkorange' 'darkred' 'firebrick' 'forestgreen' 'fuchsia' 'gold' 'gray' 'green' 'grey' 'hotpink' 'indigo' 'ivory' 'khaki' 'lavender' 'lightgray' 'lightgrey' 'lime' 'magenta' 'maroon' 'navy' 'olive' 'orange' 'orchid' 'pink' 'purple' 'red' 'royalblue' 'salmon' 'seagreen' 'silver' 'skyblue' 'slategray' 'slategrey' 'steelblue' 'tan' 'teal' 'tomato' 'transparent' 'turquoise' 'violet' 'white' 'yellow'; return ;;
                 --length) return ;;
                 --offset) return ;;
                 --span) return ;;
                 --width) return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -158,10 +179,10 @@ _geo() {
         area)
             case $prev in
                 --field) return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
                 -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
@@ -180,10 +201,10 @@ _geo() {
                 --within) return ;;
                 --limit) return ;;
                 --tolerance) return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
                 --digits) return ;;
                 -o|--output) _geo_files; return ;;
@@ -199,19 +220,19 @@ _geo() {
         render)
             case $prev in
                 -o|--output) _geo_files; return ;;
-                --format) COMPREPLY=($(compgen -W "svg png pdf" -- "$cur")); return ;;
+                --format) _geo_values 'svg' 'png' 'pdf'; return ;;
                 --size) return ;;
                 --bbox) return ;;
                 --padding) return ;;
-                --projection) COMPREPLY=($(compgen -W "EPSG:3857 EPSG:4326 +proj=ortho +lat_0=0 +lon_0=0" -- "$cur")); return ;;
-                --kind) COMPREPLY=($(compgen -W "geodesic rhumb projected" -- "$cur")); return ;;
-                --ellps) COMPREPLY=($(compgen -W "MERIT SGS85 GRS80 IAU76 airy APL4.9 NWL9D mod_airy andrae danish aust_SA GRS67 GSK2011 bessel bess_nam clrk66 clrk80 clrk80ign CPM delmbr engelis evrst30 evrst48 evrst56 evrst69 evrstSS fschr60 fschr60m fschr68 helmert hough intl krass kaula lerch mprts new_intl plessis PZ90 SEasia walbeck WGS60 WGS66 WGS72 WGS84 sphere" -- "$cur")); return ;;
+                --projection) _geo_values 'EPSG:3857' 'EPSG:4326' '+proj=ortho +lat_0=0 +lon_0=0'; return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
                 --stamp) return ;;
                 --graticule) return ;;
-                --background) COMPREPLY=($(compgen -W "none white" -- "$cur")); return ;;
-                --antialias) COMPREPLY=($(compgen -W "good fast" -- "$cur")); return ;;
-                --from) COMPREPLY=($(compgen -W "geojson polyline latlng" -- "$cur")); return ;;
+                --background) _geo_values 'none' 'white'; return ;;
+                --antialias) _geo_values 'good' 'fast'; return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;

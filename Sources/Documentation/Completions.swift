@@ -52,6 +52,9 @@ public enum Completions {
 
     static func takesFile(_ option: OptionSpec) -> Bool { option.value == .file }
 
+    /// A word in single quotes, for bash and zsh.
+    static func singleQuoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
     static func spellings(_ option: OptionSpec) -> [String] {
         (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"]
     }
@@ -85,13 +88,34 @@ public enum Completions {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         }
 
+        # The words of an option's value that begin with $cur, each quoted as one word (a PROJ
+        # string holds spaces), less the part of $cur up to its last colon, which bash keeps (as
+        # bash-completion's __ltrim_colon_completions does). A function's opening, gradient(,
+        # takes no space after it.
+        _\(name)_values() {
+            local word
+            COMPREPLY=()
+            for word in "$@"; do
+                [[ $word == "$cur"* ]] || continue
+                [[ $cur == *:* ]] && word=${word#"${cur%:*}:"}
+                COMPREPLY+=("$(printf '%q' "$word")")
+            done
+            [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *'\\(' ]] && compopt -o nospace 2>/dev/null
+        }
+
         _\(name)() {
-            local cur prev cword
-            cur=${COMP_WORDS[COMP_CWORD]}
-            prev=${COMP_WORDS[COMP_CWORD-1]}
+            local cur prev cword i=$COMP_CWORD
+            cur=${COMP_WORDS[i]}
+            # A value with colons (EPSG:3857) is one word to complete, though bash splits it at
+            # each ':' (as bash-completion's _get_comp_words_by_ref -n : joins it).
+            while (( i > 2 )) && [[ ${COMP_WORDS[i]} == : || ${COMP_WORDS[i-1]} == : ]]; do
+                (( i-- ))
+                cur=${COMP_WORDS[i]}$cur
+            done
+            prev=${COMP_WORDS[i-1]}
             cword=$COMP_CWORD
             # --opt=value: bash splits at '=', so the option is two words back.
-            if [[ $cur == = ]]; then prev=${COMP_WORDS[COMP_CWORD-1]}; cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+            if [[ $cur == = ]]; then cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[i-2]}; fi
             if (( cword == 1 )); then
                 COMPREPLY=($(compgen -W "\(listCommands) \(dispatcherWords.map(\.0).joined(separator: " ")) --help --version" -- "$cur"))
                 return
@@ -116,7 +140,7 @@ public enum Completions {
             for option in command.options where option.takesValue {
                 let pattern = spellings(option).joined(separator: "|")
                 if let words = values(option) {
-                    script += "                \(pattern)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                    script += "                \(pattern)) _\(name)_values \(words.map(singleQuoted).joined(separator: " ")); return ;;\n"
                 } else if takesFile(option) {
                     script += "                \(pattern)) _\(name)_files; return ;;\n"
                 } else {
@@ -162,11 +186,30 @@ public enum Completions {
         entries.map { "'\($0.0):\(zshText($0.1))'" }.joined(separator: " ")
     }
 
+    /// A word of an _arguments action (inside the spec's single quotes), which zsh evaluates:
+    /// every character but letters, digits and `_+=.,/-` behind a backslash (a colon, a space,
+    /// a parenthesis), a single quote as the spec's quoting needs it.
+    static func zshWord(_ word: String) -> String {
+        word.map { character in
+            character.isLetter || character.isNumber || "_+=.,/-".contains(character) ? String(character) : "\\" + String(character)
+        }.joined().replacingOccurrences(of: "'", with: "'\\''")
+    }
+
     static func zsh(_ program: ProgramDescription) -> String {
         let name = program.name
         var script = "#compdef \(name)\n"
         script += header(program, "zsh", loading: "Put it on $fpath as _\(name) before compinit, or after compinit: source <(\(name) completion zsh)")
         script += """
+        # An option's value: the words after '--', with the compadd options _arguments puts
+        # before it; a function's opening, gradient(, takes no space after it.
+        _\(name)_values() {
+            local -a options
+            while (( $# )) && [[ $1 != -- ]]; do options+=("$1"); shift; done
+            shift
+            compadd "${options[@]}" -S '' -- ${(M)@:#*\\(}
+            compadd "${options[@]}" -- ${@:#*\\(}
+        }
+
         _\(name)_commands() {
             local -a commands
             commands=(${(f)"$(\(name) commands 2>/dev/null | sed -e 's/:/\\\\:/g' -e 's/\\t/:/')"} "$@")
@@ -209,7 +252,7 @@ public enum Completions {
                 let help = zshText(summary(option.help))
                 var action = ""
                 if option.takesValue {
-                    if let words = values(option) { action = ":\(option.long):(\(words.joined(separator: " ")))" }
+                    if let words = values(option) { action = ":\(option.long):_\(name)_values -- \(words.map(zshWord).joined(separator: " "))" }
                     else if takesFile(option) { action = ":\(option.long):_files" }
                     else { action = ":\(zshMessage(option.valueName.lowercased())): " }
                 }
@@ -246,6 +289,12 @@ public enum Completions {
     }
 
     // MARK: fish
+
+    /// A word in fish's double quotes.
+    static func fishDoubleQuoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "$", with: "\\$") + "\""
+    }
 
     static func fishText(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
@@ -290,7 +339,11 @@ public enum Completions {
                 if let short = option.short { line += " -s \(short)" }
                 line += " -l \(option.long)"
                 if option.takesValue {
-                    if let words = values(option) { line += " -x -a '\(words.joined(separator: " "))'" }
+                    // One word per line, each with an empty description of its own, so that a PROJ
+                    // string stays one word and the option's description is not shown after each.
+                    if let words = values(option) {
+                        line += " -x -a '\(fishText("(printf \"%s\\t\\n\" " + words.map(fishDoubleQuoted).joined(separator: " ") + ")"))'"
+                    }
                     else if takesFile(option) { line += " -r -F" }
                     else { line += " -x" }
                 }

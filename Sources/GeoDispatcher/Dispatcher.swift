@@ -89,6 +89,7 @@ public enum Dispatcher {
         switch name {
         case "help":
             guard let command = arguments.first else { return printOutput(overview()) }
+            if command == "--help" || command == "-h" { return printOutput(helpUsage) }  // geo help help
             return dispatch(command, ["--help"])
         case "commands":
             Plugins.warnAboutUnusable(builtins: builtins.map { $0.description.name })
@@ -117,6 +118,15 @@ public enum Dispatcher {
                    + "\nUsage: geo [--version] [--help] <command> [<args>...]\nSee 'geo --help' and 'geo commands'.\n")
         return ExitCode.usage
     }
+
+    static let helpUsage = """
+        geo help [COMMAND]
+
+        Describes COMMAND: what it does, its options, examples and exit status, as
+        geo COMMAND --help and man geo-COMMAND do (for a plugin, its man page geo-NAME when
+        one is installed). Without COMMAND, the overview of geo; geo commands lists them.
+
+        """
 
     static let completionUsage = "geo completion " + Completions.shells.joined(separator: "|")
 

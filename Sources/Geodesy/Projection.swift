@@ -16,6 +16,17 @@ public final class Projection: @unchecked Sendable {
     private let context: OpaquePointer
     private let transform: OpaquePointer
 
+    /// "; did you mean '+proj=ortho +lat_0=… +lon_0=…'?" for a bare projection name that PROJ
+    /// knows as +proj=NAME, "; did you mean 'EPSG:3857'?" for a bare code; else nothing.
+    static func suggestion(for crs: String) -> String {
+        guard !crs.isEmpty, crs.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return "" }
+        let meant = crs.allSatisfy(\.isNumber) ? "EPSG:\(crs)" : "+proj=\(crs)"
+        guard (try? Projection(crs: meant)) != nil else { return "" }
+        // The azimuthal projections look from a centre, which the user will want to choose.
+        let centred = ["ortho", "gnom", "stere", "aeqd", "laea"].contains(crs)
+        return "; did you mean '\(meant)\(centred ? " +lat_0=… +lon_0=…" : "")'?"
+    }
+
     public init(crs: String) throws(ProjectionError) {
         self.crs = crs
         guard let context = proj_context_create() else { throw ProjectionError("PROJ could not start") }
@@ -25,7 +36,7 @@ public final class Projection: @unchecked Sendable {
         if target.hasPrefix("+") && !target.contains("+type=") { target += " +type=crs" }
         guard let raw = proj_create_crs_to_crs(context, "EPSG:4326", target, nil) else {
             proj_context_destroy(context)
-            throw ProjectionError("'\(crs)' is not a CRS PROJ knows")
+            throw ProjectionError("'\(crs)' is not a CRS PROJ knows" + Projection.suggestion(for: crs))
         }
         guard let normalized = proj_normalize_for_visualization(context, raw) else {
             proj_destroy(raw)

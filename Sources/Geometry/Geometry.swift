@@ -57,7 +57,7 @@ extension Geometry {
         case (.lineString(let path), _): return path
         case (.point(let position), _): return [position]
         case (nil, let purpose?): throw BadRecord("a null geometry has no path \(purpose)")
-        case (.some(let other), let purpose?): throw BadRecord("a \(other.typeName) is not a path \(purpose): give LineStrings")
+        case (.some(let other), let purpose?): throw BadRecord("a \(other.typeName) is not a path \(purpose): give LineStrings or MultiLineStrings")
         case (nil, nil): return []
         case (.multiPoint(let path), nil): return path
         case (.polygon(let rings), nil) where rings.count <= 1: return rings.first ?? []

@@ -16,7 +16,11 @@ public struct Interpolate: StreamingCommand {
         summary: "points along each path, or the path densified, by --kind",
         discussion: """
         Walks each record's path (a LineString; a Point is a path of one point), every edge \
-        following --kind, and replaces its geometry. Give exactly one of:
+        following --kind, and replaces its geometry. A MultiLineString (a GPX track, whose parts \
+        are its segments) is one path per part, each walked on its own from its own start, and \
+        carries one result per part, in order: a MultiPoint of one point per part, with lists of \
+        fractions and distances, for --fraction and --distance; a GeometryCollection of one \
+        MultiPoint per part for --every and --count. Give exactly one of:
 
         --fraction F (0 to 1) or --distance D (metres from the start; negative counts back from \
         the end): one Point, with properties.fraction and properties.distance_m saying where it \
@@ -106,39 +110,83 @@ public struct InterpolateHandler: PathHandler {
                 try RecordLimit.check(Double(budget.total), "points",
                                       advice: "use --densify \(plainDecimal(minimumStep(budget.length))) or more for this record")
                 try out.write(feature, from: record, replacing: geometry, as: output)
-            case .fraction, .distance:
-                let path = try singlePath(feature.geometry)
-                let total = model.length(of: path)
-                let distance = try target(total: total)
-                let point = positions(along: path, at: [distance], total: total)[0]
-                var fraction = total > 0 ? distance / total : 0
-                if case .fraction(let requested) = mode { fraction = requested }
-                try out.write(feature, from: record, replacing: .point(point),
-                              adding: [("fraction", .number(fraction)), ("distance_m", .number(distance))],
-                              as: output)
-            case .every(let step):
-                let path = try singlePath(feature.geometry)
-                let total = model.length(of: path)
-                try RecordLimit.check((total / step).rounded(.down) + 2, "points",
-                                      advice: "use --every \(plainDecimal(minimumStep(total))) or more for this path")
-                var distances: [Double] = []
-                var k = 0.0
-                while k * step < total { distances.append(k * step); k += 1 }
-                distances.append(total)
-                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances, total: total)), as: output)
-            case .count(let count):
-                let path = try singlePath(feature.geometry)
-                let total = model.length(of: path)
-                let distances = (0..<count).map { $0 == count - 1 ? total : total * Double($0) / Double(count - 1) }
-                try out.write(feature, from: record, replacing: .multiPoint(positions(along: path, at: distances, total: total)), as: output)
+            case .fraction, .distance, .every, .count:
+                // A MultiLineString (a GPX track) is one path per part, each walked on its own.
+                let parts: [Path]? = if case .multiLineString(let paths) = feature.geometry { paths } else { nil }
+                let paths = try parts.map { try $0.enumerated().map { try checked($1, part: $0) } } ?? [try singlePath(feature.geometry)]
+                let totals = paths.map { model.length(of: $0) }
+                try checkLimit(totals)
+                let results = try paths.indices.map { index in
+                    do { return try pointResult(along: paths[index], total: totals[index]) } catch let error as BadRecord where parts != nil {
+                        throw BadRecord("part \(index) of the MultiLineString: \(error.message)")
+                    }
+                }
+                var added: [(String, JSONValue)] = []
+                guard parts != nil else {
+                    if let at = results[0].at { added = [("fraction", .number(at.fraction)), ("distance_m", .number(at.distance))] }
+                    try out.write(feature, from: record, replacing: results[0].geometry, adding: added, as: output)
+                    return
+                }
+                // One result per part, in order: a Point each (a MultiPoint, with lists of
+                // fractions and distances), or a MultiPoint each (a GeometryCollection).
+                let ats = results.compactMap(\.at)
+                if ats.count == results.count {
+                    let points: Path = results.compactMap { if case .point(let point) = $0.geometry { point } else { nil } }
+                    added = [("fraction", .array(ats.map { .number($0.fraction) })), ("distance_m", .array(ats.map { .number($0.distance) }))]
+                    try out.write(feature, from: record, replacing: .multiPoint(points), adding: added, as: output)
+                } else {
+                    try out.write(feature, from: record, replacing: .geometryCollection(results.map(\.geometry)), as: output)
+                }
             }
+        }
+    }
+
+    /// What a point mode makes of one path: a Point and where it is along the path (--fraction,
+    /// --distance), or a MultiPoint (--every, --count).
+    func pointResult(along path: Path, total: Double) throws -> (geometry: Geometry, at: (fraction: Double, distance: Double)?) {
+        switch mode {
+        case .fraction, .distance:
+            let distance = try target(total: total)
+            var fraction = total > 0 ? distance / total : 0
+            if case .fraction(let requested) = mode { fraction = requested }
+            return (.point(positions(along: path, at: [distance], total: total)[0]), (fraction, distance))
+        case .every(let step):
+            var distances: [Double] = []
+            var k = 0.0
+            while k * step < total { distances.append(k * step); k += 1 }
+            distances.append(total)
+            return (.multiPoint(positions(along: path, at: distances, total: total)), nil)
+        case .count(let count):
+            let distances = (0..<count).map { $0 == count - 1 ? total : total * Double($0) / Double(count - 1) }
+            return (.multiPoint(positions(along: path, at: distances, total: total)), nil)
+        case .densify: preconditionFailure("not a point mode")
+        }
+    }
+
+    /// The points --every or --count make on paths of these lengths, against the record limit.
+    func checkLimit(_ totals: [Double]) throws {
+        switch mode {
+        case .every(let step):
+            try RecordLimit.check(totals.reduce(0) { $0 + ($1 / step).rounded(.down) + 2 }, "points",
+                                  advice: "use --every \(plainDecimal(minimumStep(totals.reduce(0, +)))) or more for this path")
+        case .count(let count):
+            try RecordLimit.check(Double(count) * Double(totals.count), "points", advice: "use a smaller --count for this record")
+        default: break
         }
     }
 
     /// The path a point mode walks: a LineString, or a Point as a path of one point.
     func singlePath(_ geometry: Geometry?) throws -> Path {
-        let path = try Geometry.singlePath(of: geometry, along: "to interpolate along (--densify takes any geometry)")
-        guard !path.isEmpty else { throw BadRecord("an empty LineString has no point to interpolate") }
+        try checked(try Geometry.singlePath(of: geometry, along: "to interpolate along (--densify takes any geometry)"), part: nil)
+    }
+
+    /// The path, if it has a point to interpolate and valid positions; `part` names a
+    /// MultiLineString's part (from 0) in the message.
+    func checked(_ path: Path, part: Int?) throws -> Path {
+        guard !path.isEmpty else {
+            throw BadRecord(part.map { "part \($0) of the MultiLineString is empty: it has no point to interpolate" }
+                            ?? "an empty LineString has no point to interpolate")
+        }
         try model.validate(path)
         return path
     }

@@ -101,12 +101,12 @@ struct ChunkProcessor: Sendable {
         result.bytes = chunk.count
         let flow = OutputFlow(result: result, sink: sink)
         let output = RecordWriter(buffer: result.output, framing: framing, decimals: decimals, flow: flow)
-        chunk.forEachRecord { record, line, feature, problem in
+        chunk.forEachRecord { record, line, feature, problem, crs in
             result.records += 1
             if let problem {
                 result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, problem), input: Array(record)))
             } else {
-                handle(record, line: line, feature: feature, output, result)
+                handle(record, line: line, feature: feature, crs: crs, output, result)
             }
             flow.committed = false
             let stop = strict && !result.failures.isEmpty
@@ -119,7 +119,7 @@ struct ChunkProcessor: Sendable {
     /// Runs the handler over one record; a failure takes back its partial output. A bad
     /// FeatureCollection on one line is tried again feature by feature, so that one bad feature
     /// rejects only itself.
-    private func handle(_ record: UnsafeBufferPointer<UInt8>, line: Int, feature: Int?,
+    private func handle(_ record: UnsafeBufferPointer<UInt8>, line: Int, feature: Int?, crs: String?,
                         _ output: RecordWriter, _ result: ChunkResult) {
         let mark = result.output.count
         do {
@@ -131,7 +131,7 @@ struct ChunkProcessor: Sendable {
             if feature == nil && handler.readsJSON && record.first == UInt8(ascii: "{")
                 && handleFeatures(of: record, line: line, output, result) { return }
             result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, "\(error)"), input: Array(record),
-                                                 hint: handler.hint(for: record)))
+                                                 hint: crs.flatMap(RecordHints.hint(forCRS:)) ?? handler.hint(for: record)))
         }
     }
 
@@ -143,8 +143,8 @@ struct ChunkProcessor: Sendable {
         var spans: [RecordSpan] = []
         var splitter = DocumentSplitter()
         splitter.scan(record) { event in
-            if case .record(let range, let featureLine, let feature?) = event {
-                spans.append(RecordSpan(range: range, line: line + featureLine - 1, feature: feature))
+            if case .record(let range, let featureLine, let feature?, let crs) = event {
+                spans.append(RecordSpan(range: range, line: line + featureLine - 1, feature: feature, crs: crs))
             }
         }
         guard !spans.isEmpty else { return false }
@@ -152,13 +152,15 @@ struct ChunkProcessor: Sendable {
         output.flow.mayCommit = false
         defer { output.flow.mayCommit = true }
         for span in spans {
-            handle(UnsafeBufferPointer(rebasing: record[span.range]), line: span.line, feature: span.feature, output, result)
+            handle(UnsafeBufferPointer(rebasing: record[span.range]), line: span.line, feature: span.feature, crs: span.crs, output, result)
             if strict && result.failures.count > failuresBefore { break }
         }
         if result.failures.count == failuresBefore {
             result.output.truncate(to: mark)
             return false
         }
+        // Its features were the records: "1 of 3 records rejected", not "1 of 1".
+        result.records += spans.count - 1
         return true
     }
 }
@@ -173,14 +175,14 @@ extension RecordFailure {
 extension Chunk {
     /// Calls `body` with each record of the chunk, in order: its bytes (framing and white space
     /// trimmed; blank records skipped), the line it starts on, its index in a FeatureCollection
-    /// document, and what is wrong with it when it cannot be a record. `body` returns false to
-    /// stop.
-    func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>, Int, Int?, String?) -> Bool) {
+    /// document, what is wrong with it when it cannot be a record, and the name in its
+    /// collection's `crs` member. `body` returns false to stop.
+    func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>, Int, Int?, String?, String?) -> Bool) {
         let base = UnsafePointer(bytes)
         if let spans {
             for span in spans {
                 let record = UnsafeBufferPointer(start: base + span.range.lowerBound, count: span.range.count)
-                guard body(record, span.line, span.feature, span.problem) else { return }
+                guard body(record, span.line, span.feature, span.problem, span.crs) else { return }
             }
             return
         }
@@ -203,7 +205,7 @@ extension Chunk {
             while start < stop && isFraming(base[start]) { start += 1 }
             while stop > start && isFraming(base[stop - 1]) { stop -= 1 }
             if start == stop { continue }
-            guard body(UnsafeBufferPointer(start: base + start, count: stop - start), recordLine, nil, nil) else { return }
+            guard body(UnsafeBufferPointer(start: base + start, count: stop - start), recordLine, nil, nil, nil) else { return }
         }
     }
 }

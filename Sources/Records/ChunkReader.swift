@@ -54,6 +54,8 @@ struct RecordSpan {
     var line: Int
     var feature: Int?
     var problem: String?
+    /// The name in its FeatureCollection's `crs` member.
+    var crs: String?
 }
 
 let recordSeparator: UInt8 = 0x1E
@@ -306,9 +308,9 @@ private func add(_ event: DocumentSplitter.Event, _ store: UnsafeBufferPointer<U
                  to output: ByteBuffer, _ spans: inout [RecordSpan]) {
     let start = output.count
     switch event {
-    case .record(let range, let line, let feature):
+    case .record(let range, let line, let feature, let crs):
         output.append(store, (range.lowerBound - base)..<(range.upperBound - base))
-        spans.append(RecordSpan(range: start..<output.count, line: line, feature: feature))
+        spans.append(RecordSpan(range: start..<output.count, line: line, feature: feature, crs: crs))
     case .problem(let range, let line, let feature, let message):
         output.append(store, (range.lowerBound - base)..<(range.upperBound - base))
         spans.append(RecordSpan(range: start..<output.count, line: line, feature: feature, problem: message))

@@ -10,8 +10,9 @@
 struct DocumentSplitter {
     enum Event {
         /// A whole record: the bytes at `range` (offsets count every byte scanned), from `line`;
-        /// `feature` is its index in a FeatureCollection's `features`.
-        case record(Range<Int>, line: Int, feature: Int?)
+        /// `feature` is its index in a FeatureCollection's `features`, `crs` the name in the
+        /// collection's `crs` member, when it has one.
+        case record(Range<Int>, line: Int, feature: Int?, crs: String? = nil)
         /// What cannot be a record: the input ended inside a text, or a document is malformed.
         case problem(Range<Int>, line: Int, feature: Int?, message: String)
     }
@@ -36,6 +37,12 @@ struct DocumentSplitter {
     private var lastKey: [UInt8] = []
     private var typeValue: [UInt8]?
     private var capturingType = false
+    // The top-level "crs" member (GeoJSON 2008; ogr2ogr writes it for a layer not in WGS84):
+    // its last string is the name in {"type": "name", "properties": {"name": N}}.
+    private var inCRS = false
+    private var capturingCRS = false
+    private var crsName: [UInt8] = []
+    private var crs: String?
 
     // Inside `features`: elements at depth 2 are records.
     private var isCollection = false
@@ -68,14 +75,15 @@ struct DocumentSplitter {
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
                     endString()
-                } else if capturingKey || capturingType {
+                } else if capturingKey || capturingType || capturingCRS {
                     if capturingKey && key.count < 16 { key.append(byte) }
                     if capturingType && typeValue!.count < 32 { typeValue!.append(byte) }
+                    if capturingCRS && crsName.count < 128 { crsName.append(byte) }
                 }
                 if byte == 0x0A { line += 1 }
                 index += 1
                 // The plain run of a string that nothing captures is skipped quickly.
-                if inString && !escaped && !capturingKey && !capturingType {
+                if inString && !escaped && !capturingKey && !capturingType && !capturingCRS {
                     while index < count, base[index] != UInt8(ascii: "\""), base[index] != UInt8(ascii: "\\"),
                           base[index] != 0x0A { index += 1 }
                 }
@@ -106,6 +114,9 @@ struct DocumentSplitter {
                     } else if depth == 1 && topIsObject && lastKey == Array("type".utf8) && typeValue == nil {
                         capturingType = true
                         typeValue = []
+                    } else if inCRS {
+                        capturingCRS = true
+                        crsName.removeAll(keepingCapacity: true)
                     }
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -120,6 +131,7 @@ struct DocumentSplitter {
                     inFeatures = true
                     collectionLine = top!.line
                 } else {
+                    if depth == 1 && topIsObject && lastKey == Array("crs".utf8) { inCRS = true }
                     startValue(at, isBracket: true)
                 }
                 lastKey = depth == 1 ? [] : lastKey
@@ -127,8 +139,12 @@ struct DocumentSplitter {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard depth > 0 else { junk = (at, line); break }
                 depth -= 1
+                if depth == 1 && inCRS {
+                    inCRS = false
+                    crs = String(decoding: crsName, as: UTF8.self)
+                }
                 if depth == 2 && inFeatures, let open = element {
-                    emit(.record(open.start..<(at + 1), line: open.line, feature: featureIndex))
+                    emit(.record(open.start..<(at + 1), line: open.line, feature: featureIndex, crs: crs))
                     element = nil
                     featureIndex += 1
                 } else if depth == 2 && inFeatures {
@@ -180,7 +196,7 @@ struct DocumentSplitter {
     /// A scalar element (`null`, `3`, `"x"`) ends at the first separator after it.
     private mutating func endScalarElement(_ at: Int, _ emit: (Event) -> Void) {
         guard depth == 2, inFeatures, let open = element, open.scalar else { return }
-        emit(.record(open.start..<at, line: open.line, feature: featureIndex))
+        emit(.record(open.start..<at, line: open.line, feature: featureIndex, crs: crs))
         element = nil
         featureIndex += 1
     }
@@ -191,6 +207,7 @@ struct DocumentSplitter {
             lastKey = key
         }
         capturingType = false
+        capturingCRS = false
     }
 
     private mutating func endTop(_ end: Int, _ emit: (Event) -> Void) {

@@ -9,6 +9,9 @@ public enum RecordHints {
         if record.count >= 2 && first == 0x1F && record[1] == 0x8B {
             return "this looks like gzip: decompress it first (zcat FILE | geo ...)"
         }
+        if !record.contains(0) && !isUTF8(record) && looksLikeLatin1(record) {
+            return "not UTF-8 (Latin-1?): convert it first (iconv -f latin1 -t utf-8 FILE | geo ...)"
+        }
         if record.contains(0) || !isUTF8(record) {
             return "this looks like a binary file, not text (is it compressed, or a shapefile? ogr2ogr -f GeoJSONSeq converts)"
         }
@@ -20,6 +23,21 @@ public enum RecordHints {
             return "is it a path of LAT,LNG pairs? use --from latlng"
         }
         return nil
+    }
+
+    /// A hint for a record of a FeatureCollection whose `crs` member names `crs`: nil for
+    /// WGS84's longitude and latitude (CRS84, EPSG:4326), what geo reads.
+    public static func hint(forCRS crs: String) -> String? {
+        let name = crs.uppercased()
+        guard !name.hasSuffix("CRS84"), !name.hasSuffix(":4326") else { return nil }
+        return "the FeatureCollection's crs is \(crs), but geo reads longitude and latitude (WGS84): "
+            + "reproject it first (ogr2ogr -t_srs EPSG:4326 -f GeoJSONSeq OUT.geojsonl FILE)"
+    }
+
+    /// Text in a one-byte encoding: printable ASCII, tabs and line ends, and bytes from 0x80 up
+    /// (Latin-1's letters, Windows-1252's quotes), no other control bytes.
+    static func looksLikeLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

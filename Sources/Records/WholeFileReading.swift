@@ -12,7 +12,7 @@ public func forEachRecord(in path: String, readsJSON: Bool, skippingBad: Bool = 
     let reader = ChunkReader(paths: [path], readsJSON: readsJSON, chunkSize: ChunkReader.defaultChunkSize)
     while let chunk = try reader.next() {
         var failure: (any Error)?
-        chunk.forEachRecord { record, line, feature, problem in
+        chunk.forEachRecord { record, line, feature, problem, _ in
             do {
                 if let problem { throw LocatedBadRecord(line: line, message: RecordFailure.naming(feature, problem)) }
                 try body(record)
@@ -61,7 +61,7 @@ public func foldRecordsConcurrently<State>(in path: String, readsJSON: Bool, job
             }
             shared.monitor.unlock()
             guard let chunk else { return }
-            chunk.forEachRecord { record, _, _, problem in
+            chunk.forEachRecord { record, _, _, problem, _ in
                 if problem == nil { fold(&slot.state, record) }
                 return true
             }

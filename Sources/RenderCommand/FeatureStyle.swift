@@ -1,3 +1,4 @@
+import GeoCommandLine
 import GeoJSON
 import Geometry
 import JSONBytes
@@ -74,7 +75,7 @@ struct FeatureStyle: Equatable {
                 zIndex = try FeatureStyle.number(&scanner, key, "a number") { _ in true }
             case "marker-color":
                 let text = try FeatureStyle.string(&scanner, key)
-                guard let colour = Colour(text) else { throw BadRecord("properties.\(key): '\(text)' is not a colour") }
+                guard let colour = Colour(text) else { throw FeatureStyle.notAColour(key, text) }
                 markerColour = colour
             case "marker-size":
                 let text = try FeatureStyle.string(&scanner, key)
@@ -94,17 +95,17 @@ struct FeatureStyle: Equatable {
             let style = try FeatureStyle.style(text, key, stamps: stamps)
             switch (style, strokeEnd) {
             case (.solid(let from), let end?):
-                guard let to = Colour(end) else { throw BadRecord("properties.stroke-end: '\(end)' is not a colour") }
+                guard let to = Colour(end) else { throw FeatureStyle.notAColour("stroke-end", end) }
                 stroke = .ramp(from, to)
             case (.solid(let colour), nil): stroke = .colour(colour)
             default: stroke = .style(style)
             }
         } else if let end = strokeEnd {
-            guard let to = Colour(end) else { throw BadRecord("properties.stroke-end: '\(end)' is not a colour") }
+            guard let to = Colour(end) else { throw FeatureStyle.notAColour("stroke-end", end) }
             if case .colour(let from) = stroke { stroke = .ramp(from, to) }
         }
         if let (key, text) = fillText {
-            guard let colour = Colour(text) else { throw BadRecord("properties.\(key): '\(text)' is not a colour") }
+            guard let colour = Colour(text) else { throw FeatureStyle.notAColour(key, text) }
             // A colour with its own alpha keeps it; simplestyle's 0.6 is for one without.
             fill = colour
             if !FeatureStyle.hasAlpha(text) && fillOpacity == nil { fill.alpha = 153 }
@@ -122,7 +123,8 @@ struct FeatureStyle: Equatable {
 
     static func style(_ text: String, _ key: String, stamps: Set<String>) throws -> Style {
         guard let style = Style(text) else {
-            throw BadRecord("properties.\(key): '\(text)' is not a colour or style")
+            throw BadRecord("properties.\(key): '\(text)' is not a colour or style: use \(Colour.forms), gradient(FROM,TO), "
+                            + "sprite(NAME) or texture(NAME)" + colourNameSuggestion(text))
         }
         switch style {
         case .sprite(let name), .texture(let name):
@@ -134,6 +136,15 @@ struct FeatureStyle: Equatable {
         return style
     }
 
+    static func notAColour(_ key: String, _ text: String) -> BadRecord {
+        BadRecord("properties.\(key): '\(text)' is not a colour: use \(Colour.forms)" + colourNameSuggestion(text))
+    }
+
+    /// "; did you mean 'gray'?" for a misspelt colour name.
+    static func colourNameSuggestion(_ text: String) -> String {
+        ArgumentParser.suggestion(for: text.trimmingSpaces().lowercased(), among: namedColours.keys.sorted(), prefix: "")
+    }
+
     static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw BadRecord("properties.\(key) is not a string") }
         return scanner.text(try scanner.string())
@@ -141,6 +152,13 @@ struct FeatureStyle: Equatable {
 
     static func number(_ scanner: inout JSONScanner, _ key: String, _ what: String, _ valid: (Double) -> Bool) throws -> Double {
         let next = scanner.peek()
+        if next == UInt8(ascii: "\"") {  // "5": ogr2ogr writes a CSV column as strings
+            let text = try string(&scanner, key)
+            guard let value = Double(text.trimmingSpaces()), value.isFinite, valid(value) else {
+                throw BadRecord("properties.\(key): \"\(text.prefix(40))\" is not \(what)")
+            }
+            return value
+        }
         guard let next, next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
             let bytes = try scanner.skipValue()
             throw BadRecord("properties.\(key): \(String(decoding: scanner.bytes[bytes].prefix(40), as: UTF8.self)) is not \(what)")

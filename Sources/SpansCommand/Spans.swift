@@ -30,9 +30,15 @@ public struct Spans: StreamingCommand {
 
         A style is a colour, by name (UIKit's black, blue, brown, clear, cyan, darkGray, gray, \
         green, lightGray, magenta, orange, purple, red, white, yellow, and common CSS names, any \
-        case), #RRGGBB, #RRGGBBAA or rgba(R,G,B,A) with 0-1 floats; gradient(FROM,TO); or a stamp, \
+        case, grey or gray), #RGB, #RRGGBB, #RRGGBBAA, CSS's rgb(R,G,B) with 0-255 channels, or \
+        rgba(R,G,B,A): UIColor's four 0-1 floats, or CSS's 0-255 channels and 0-1 alpha when a \
+        channel is above 1; gradient(FROM,TO); or a stamp, \
         sprite(NAME) or texture(NAME) (GMSSpriteStyle, GMSTextureStyle), passed through for geo \
-        render, which draws the image registered as NAME with --stamp.
+        render, which draws the image registered as NAME with --stamp. Draw a sprite's image \
+        pointing up: geo render centres it on the line every image-height, turned so that its \
+        top points along the line towards its end. A texture is scaled so that its width is the \
+        stroke's, its top towards the line's end: give the pieces a width (--split --width 12), \
+        as at render's default of 2 px it shows as little more than a line.
 
         With --split each record becomes one LineString Feature per span instead, cut at the \
         span's fractional positions along the edges by --kind (a geodesic cut point is on the \
@@ -41,6 +47,11 @@ public struct Spans: StreamingCommand {
         QGIS draw the line as the SDK would. A gradient span is cut at every vertex too, each \
         piece carrying the interpolated colours at its ends as stroke and stroke-end. A path with \
         no spans (one point, or no length) is written whole with an empty properties.spans.
+
+        A MultiLineString (a GPX track, whose parts are its segments) is one path per part, as \
+        the SDK draws one GMSPolyline per part: spans restart at each part's start, the pattern \
+        from its beginning. properties.spans is then a list of lists, one per part in order; \
+        with --split each piece also carries properties.part, the index of its part from 0.
         """,
         options: [style, length, offset, span, split, width] + GeodesyOptions.options + PathInputFormat.options
             + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
@@ -49,6 +60,8 @@ public struct Spans: StreamingCommand {
                     "Alternating white and black every 100 km and 50 km, as GMSStyleSpans computes it."),
             Example("geo decode route.txt | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
+            Example("geo spans --style 'texture(rail)' --style 'sprite(arrow)' --length 500 --split --width 12 line.ndjson | geo render --stamp rail=rail.png --stamp arrow=arrow.png -o line.png",
+                    "Rails and arrows every 500 m, 12 px wide, drawn by geo render (arrow.png pointing up)."),
         ])
 
     public static let sampleArguments = [
@@ -59,7 +72,7 @@ public struct Spans: StreamingCommand {
     /// A style as given and as parsed.
     typealias NamedStyle = (name: String, style: Style)
 
-    static let style = Option(custom: "style", valueName: "STYLE", suggestions: namedColours.keys.sorted(),
+    static let style = Option(custom: "style", valueName: "STYLE", suggestions: ["gradient(", "sprite(", "texture("] + namedColours.keys.sorted(),
                               help: "A pattern style: a colour, gradient(FROM,TO), sprite(NAME) or texture(NAME).", parse: parseStyle).repeatable()
     static let length = Option(number: "length", valueName: "L", check: { $0 >= 0 ? nil : "a length that is not negative" },
                                help: "A pattern length in metres.").repeatable()
@@ -73,7 +86,8 @@ public struct Spans: StreamingCommand {
 
     @Sendable static func parseStyle(_ text: String) throws(UsageError) -> NamedStyle {
         guard let style = Style(text) else {
-            throw UsageError("'\(text)' is not a style: use a colour name, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A), gradient(FROM,TO), sprite(NAME) or texture(NAME) (NAME: letters, digits, _ and -)")
+            let meant = ArgumentParser.suggestion(for: text.trimmingSpaces().lowercased(), among: namedColours.keys.sorted(), prefix: "")
+            throw UsageError("'\(text)' is not a style: use a colour (\(Colour.forms)), gradient(FROM,TO), sprite(NAME) or texture(NAME) (NAME: letters, digits, _ and -)\(meant)")
         }
         return (text, style)
     }
@@ -132,46 +146,60 @@ public struct SpansHandler: PathHandler {
 
     public func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         try input.readFeatures(record) { feature, isLast in
-            let path = try Geometry.singlePath(of: feature.geometry, along: "for spans to run along")
-            try model.validate(path)
-            let cumulative = model.cumulativeLengths(of: path)
-            try RecordLimit.check(request.maximumSpans(total: cumulative.last ?? 0), "spans", estimated: true,
+            // A MultiLineString (a GPX track) is one path per part, as the SDK draws one
+            // GMSPolyline per part: spans restart at each part's start.
+            let multiPart: [Path]? = if case .multiLineString(let paths) = feature.geometry { paths } else { nil }
+            let paths = try multiPart ?? [Geometry.singlePath(of: feature.geometry, along: "for spans to run along")]
+            var cumulatives: [[Double]] = []
+            for path in paths {
+                try model.validate(path)
+                cumulatives.append(model.cumulativeLengths(of: path))
+            }
+            try RecordLimit.check(cumulatives.reduce(0) { $0 + request.maximumSpans(total: $1.last ?? 0) }, "spans", estimated: true,
                                   advice: "use a longer --length for this path")
-            let spans = request.resolve(cumulative: cumulative), styles = request.styles
-            guard split, !spans.isEmpty else {
+            let resolved = cumulatives.map { request.resolve(cumulative: $0) }, styles = request.styles
+            guard split, resolved.contains(where: { !$0.isEmpty }) else {
                 // Without --split, or with no spans to draw (a path of no length): the record
-                // itself, saying so, rather than nothing. The list is written as JSON text span
-                // by span: as one JSONValue tree, the 27,000 spans of a long path under a short
-                // pattern took ~8 MB while it existed (bench/README.md, Memory).
-                let list = ByteBuffer(capacity: spans.count * 48 + 2)
-                list.append(UInt8(ascii: "["))
-                for (index, span) in spans.enumerated() {
-                    if index > 0 { list.append(UInt8(ascii: ",")) }
-                    output.geoJSON.write(.object([("style", .string(styles[span.styleIndex].name)), ("segments", .number(span.segments))]), to: list)
+                // itself, saying so, rather than nothing; a MultiLineString gets a list per part.
+                // The list is written as JSON text span by span: as one JSONValue tree, the
+                // 27,000 spans of a long path under a short pattern took ~8 MB while it existed
+                // (bench/README.md, Memory).
+                let list = ByteBuffer(capacity: resolved.reduce(2) { $0 + $1.count * 48 + 3 })
+                if multiPart != nil { list.append(UInt8(ascii: "[")) }
+                for (part, spans) in resolved.enumerated() {
+                    if part > 0 { list.append(UInt8(ascii: ",")) }
+                    list.append(UInt8(ascii: "["))
+                    for (index, span) in spans.enumerated() {
+                        if index > 0 { list.append(UInt8(ascii: ",")) }
+                        output.geoJSON.write(.object([("style", .string(styles[span.styleIndex].name)), ("segments", .number(span.segments))]), to: list)
+                    }
+                    list.append(UInt8(ascii: "]"))
                 }
-                list.append(UInt8(ascii: "]"))
+                if multiPart != nil { list.append(UInt8(ascii: "]")) }
                 output.write(feature, from: record, adding: [("spans", .raw(list.string))])
                 return
             }
-            try RecordLimit.check(Double(positionCount(spans, styles: styles, path: path)), "points in its pieces",
-                                  advice: "use longer spans for this path")
+            try RecordLimit.check(Double(zip(resolved, paths).reduce(0) { $0 + positionCount($1.0, styles: styles, path: $1.1) }),
+                                  "points in its pieces", advice: "use longer spans for this path")
             // Nothing below throws: the pieces (megabytes for a long path under a short
             // pattern) may be written out as they come rather than held until the record ends.
             if isLast { output.commit() }
-            var start = 0.0
-            for (index, span) in spans.enumerated() {
-                let end = index == spans.count - 1 ? Double(path.count - 1) : start + span.segments
-                let (name, style) = styles[span.styleIndex]
-                for piece in pieces(of: style, from: start, to: end, path: path, cumulative: cumulative) {
-                    // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
-                    var added: [(String, JSONValue)] = [("span", .number(Double(index))), ("style", .string(name)),
-                                                        ("stroke", .string(piece.colour?.hex ?? name))]
-                    if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
-                    if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
-                    if let width { added.append(("stroke-width", .number(width))) }
-                    output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
+            for (part, path) in paths.enumerated() {
+                var start = 0.0
+                for (index, span) in resolved[part].enumerated() {
+                    let end = index == resolved[part].count - 1 ? Double(path.count - 1) : start + span.segments
+                    let (name, style) = styles[span.styleIndex]
+                    for piece in pieces(of: style, from: start, to: end, path: path, cumulative: cumulatives[part]) {
+                        // A stamp's stroke is its style, for geo render (simplestyle readers skip it).
+                        var added: [(String, JSONValue)] = multiPart == nil ? [] : [("part", .number(Double(part)))]
+                        added += [("span", .number(Double(index))), ("style", .string(name)), ("stroke", .string(piece.colour?.hex ?? name))]
+                        if let colour = piece.colour, colour.alpha < 255 { added.append(("stroke-opacity", .number(colour.opacity))) }
+                        if let endColour = piece.endColour { added.append(("stroke-end", .string(endColour.hex))) }
+                        if let width { added.append(("stroke-width", .number(width))) }
+                        output.write(feature, from: record, geometry: .replaced(.lineString(piece.path)), adding: added)
+                    }
+                    start = end
                 }
-                start = end
             }
         }
     }

@@ -9,8 +9,8 @@ public enum Style: Equatable, Sendable {
     /// GMSTextureStyle: the image tiled along the stroke, scaled to its width.
     case texture(String)
 
-    /// Parses `red`, `#RRGGBB`, `#RRGGBBAA`, `rgba(R,G,B,A)`, `gradient(FROM,TO)`, `sprite(NAME)`,
-    /// `texture(NAME)` (colour names and function names case-insensitive; stamp names are not).
+    /// Parses a colour (`Colour.init`), `gradient(FROM,TO)`, `sprite(NAME)`, `texture(NAME)`
+    /// (colour names and function names case-insensitive; stamp names are not).
     public init?(_ text: String) {
         let trimmed = text.trimmingSpaces()
         if let inner = functionArguments(trimmed, "gradient") {
@@ -43,18 +43,31 @@ public struct Colour: Equatable, Sendable {
         self.alpha = alpha
     }
 
+    /// The forms `init` reads, for messages.
+    public static let forms = "a name, #RGB, #RRGGBB, #RRGGBBAA, rgb(R,G,B) or rgba(R,G,B,A)"
+
+    /// Parses a name (UIKit's, CSS's), `#RGB`, `#RRGGBB`, `#RRGGBBAA`, CSS's `rgb(R,G,B)` (0-255)
+    /// and `rgba(R,G,B,A)`: UIColor's four 0-1 floats, or CSS's 0-255 channels with alpha 0-1
+    /// when a channel is above 1 (`rgba(255,0,0,0.5)`).
     public init?(_ text: String) {
         let text = text.trimmingSpaces()
-        if let inner = functionArguments(text, "rgba") {
-            // UIColor's components: four numbers from 0 to 1.
-            let parts = splitTopLevel(inner).compactMap { Double($0.trimmingSpaces()) }
-            guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
-            let bytes = parts.map { UInt8(($0 * 255).rounded()) }
-            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes[3])
+        let isRGB = functionArguments(text, "rgb") != nil
+        if let inner = functionArguments(text, "rgba") ?? functionArguments(text, "rgb") {
+            let parts = splitTopLevel(inner)
+            let numbers = parts.compactMap { Double($0.trimmingSpaces()) }
+            let channels = numbers.prefix(3), alpha = isRGB ? 1 : numbers.last ?? -1
+            // rgb() is CSS's; rgba() is UIColor's 0-1 floats unless a channel says 0-255.
+            let scale = isRGB || channels.contains { $0 > 1 } ? 1.0 : 255.0
+            guard numbers.count == parts.count, numbers.count == (isRGB ? 3 : 4), channels.allSatisfy({ (0...255 / scale).contains($0) }),
+                  (0...1).contains(alpha) else { return nil }
+            let bytes = channels.map { UInt8(($0 * scale).rounded()) }
+            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: UInt8((alpha * 255).rounded()))
             return
         }
         if text.hasPrefix("#") {
-            let digits = Array(text.dropFirst())
+            var digits = Array(text.dropFirst())
+            // #e00, as simplestyle allows and geojson.io writes: each digit doubled.
+            if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
             guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
                   let value = UInt32(String(digits), radix: 16) else { return nil }
             let full = digits.count == 6 ? value << 8 | 0xFF : value
@@ -142,4 +155,6 @@ public let namedColours: [String: UInt32] = [
     "skyblue": 0x87CEEBFF, "steelblue": 0x4682B4FF, "royalblue": 0x4169E1FF, "hotpink": 0xFF69B4FF,
     "slategray": 0x708090FF, "forestgreen": 0x228B22FF, "seagreen": 0x2E8B57FF, "firebrick": 0xB22222FF,
     "darkorange": 0xFF8C00FF,
+    // CSS's other spelling of the grays
+    "grey": 0x808080FF, "darkgrey": 0x555555FF, "lightgrey": 0xAAAAAAFF, "slategrey": 0x708090FF,
 ]

@@ -54,7 +54,7 @@ GEOMETRIES = {
     "multipoint": ({"type": "MultiPoint", "coordinates": [[10, 20], [11, 21]]}, outcome(bad=["interpolate", "circle", "spans"])),
     "linestring": ({"type": "LineString", "coordinates": [[10, 20], [11, 21]]}, outcome(bad=["circle"])),
     "multilinestring": ({"type": "MultiLineString", "coordinates": [[[10, 20], [11, 21]], [[0, 0], [1, 1]]]},
-                        outcome(bad=["encode", "interpolate", "circle", "spans"])),
+                        outcome(bad=["encode", "circle"])),
     "polygon": ({"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}, outcome(bad=PATHLESS)),
     "polygon-with-hole": ({"type": "Polygon", "coordinates": [[[0, 0], [3, 0], [3, 3], [0, 0]], [[1, 1], [2, 1], [1, 2], [1, 1]]]},
                           outcome(bad=["encode"] + PATHLESS)),

@@ -79,6 +79,14 @@ class Terminal:
         self.tmux("send-keys", "Tab")
         return self.settled(typed)
 
+    def run_with(self, prefix):
+        """Puts PREFIX before the command line and runs it; the screen once it settles."""
+        before = self.screen()
+        self.tmux("send-keys", "C-a")
+        self.tmux("send-keys", "-l", prefix)
+        self.tmux("send-keys", "Enter")
+        return self.settled(before)
+
     def current_line(self, screen):
         """The text after the last prompt on the screen."""
         lines = [l for l in screen.splitlines() if l.startswith(self.prompt)]
@@ -212,6 +220,35 @@ CASES = {
     "fish-style-completes-a-colour": ("fish", "geo spans --style toma", "geo spans --style tomato", [], []),
     "fish-completion-offers-shells": ("fish", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
     "fish-commands-offers-nothing": ("fish", "geo commands ", "geo commands", [], FILES),
+
+    # Values with colons and spaces (--projection's EPSG:3857 and a PROJ string): zsh once
+    # printed parse errors (the colons ended the action), every shell offered the PROJ string as
+    # three words, bash could not complete after a colon, fish showed the option's description
+    # after every value.
+    "zsh-projection-values-parse": ("zsh", "geo render --projection ", "geo render --projection",
+                                    ["EPSG:3857", "EPSG:4326", "+proj=ortho\\ +lat_0=0\\ +lon_0=0"],
+                                    ["parse error", "command not found", "+lat_0=0 "]),
+    "zsh-projection-after-colon": ("zsh", "geo render --projection EPSG:38", "geo render --projection EPSG:3857", [], []),
+    "zsh-projection-proj-string-is-one-word": ("zsh", "geo render --projection +pr",
+                                               r"geo render --projection +proj=ortho\ +lat_0=0\ +lon_0=0", [], []),
+    "bash-projection-after-colon": ("bash", "geo render --projection EPSG:38", "geo render --projection EPSG:3857", [], []),
+    "bash-projection-after-equals-and-colon": ("bash", "geo render --projection=EPSG:43", "geo render --projection=EPSG:4326", [], []),
+    "bash-projection-proj-string-is-one-word": ("bash", "geo render --projection +pr",
+                                                r"geo render --projection +proj=ortho\ +lat_0=0\ +lon_0=0", [], []),
+    "bash-plain-projection-after-colon": ("bash-plain", "geo render --projection EPSG:38", "geo render --projection EPSG:3857", [], []),
+    "fish-projection-values-without-description": ("fish", "geo render --projection ", "geo render --projection",
+                                                   ["EPSG:3857", "+proj=ortho +lat_0=0 +lon_0=0"], ["Any CRS", "+lat_0=0  "]),
+    "fish-projection-after-colon": ("fish", "geo render --projection EPSG:38", "geo render --projection EPSG:3857", [], []),
+    "fish-projection-proj-string-is-one-word": ("fish", "geo render --projection +pr",
+                                                r"geo render --projection +proj=ortho\ +lat_0=0\ +lon_0=0", [], []),
+    "fish-kind-values-without-description": ("fish", "geo length --kind ", "geo length --kind",
+                                             ["geodesic", "rhumb", "projected"], ["How edges run"]),
+
+    # --style offers the style functions; zsh and bash add no space after the parenthesis
+    # (fish always adds one).
+    "zsh-style-offers-functions": ("zsh", "geo spans --style gradi", r"geo spans --style gradient\(", [], []),
+    "bash-style-offers-functions": ("bash", "geo spans --style spr", r"geo spans --style sprite\(", [], []),
+    "fish-style-offers-functions": ("fish", "geo spans --style tex", r"geo spans --style texture\(", [], []),
 }
 
 
@@ -257,3 +294,16 @@ def test_zsh_loads_the_printed_script_with_source(request, workspace):
     terminal = start_zsh(request, workspace, "autoload -Uz compinit && compinit -u -D\nsource <(geo completion zsh)\n")
     screen = terminal.complete("geo length --kind geo")
     assert terminal.current_line(screen) == "geo length --kind geodesic", screen
+
+
+@pytest.mark.parametrize("shell", ["zsh", "bash", "bash-plain", "fish"])
+def test_completed_values_reach_geo_as_typed(request, workspace, shell):
+    """The words completion inserts are the words geo gets: the PROJ string one argument, with
+    its spaces; gradient( an opening parenthesis, not a backslash."""
+    terminal = SHELLS[shell](request, workspace)
+    terminal.complete("geo render --projection +pr")
+    screen = terminal.run_with("printf '<%s>\\n' ")
+    assert "<+proj=ortho +lat_0=0 +lon_0=0>" in screen, screen
+    terminal.complete("geo spans --style gradi")
+    screen = terminal.run_with("printf '<%s>\\n' ")
+    assert "<gradient(>" in screen, screen

@@ -913,7 +913,7 @@ GOOD = {"type": "LineString", "coordinates": [[0, 0], [1, 0.5], [2, 0.2]]}
 
 @pytest.mark.parametrize("bad", [
     {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]},
-    {"type": "MultiLineString", "coordinates": [[[0, 0], [1, 0]], [[2, 0], [3, 0]]]},
+    {"type": "MultiLineString", "coordinates": [[[0, 0], [1, 0]], [[2, 0], [3, 95]]]},  # a bad part
     {"type": "LineString", "coordinates": [[0, 0], [1, 95]]},
 ])
 @pytest.mark.parametrize("split", [False, True])

@@ -34,7 +34,7 @@ final class CommandHandlerTests: XCTestCase {
         let hole = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]],[[0.2,0.2],[0.3,0.2],[0.3,0.3],[0.2,0.2]]]}"#
         let (lines, failures) = try run(Encode.self, [], hole + "\n")
         XCTAssertEqual(lines, [])
-        XCTAssertEqual(failures, ["1: a Polygon with 1 hole has more than one path: use --to json to keep every path"])
+        XCTAssertEqual(failures, ["1: a Polygon with 1 hole has more than one path: use --to geojson to keep every path"])
         XCTAssertTrue(try run(Encode.self, ["--to", "json"], hole + "\n").lines[0].contains(#""holes":["#))
     }
 

@@ -68,7 +68,8 @@ let package = Package(
         .target(name: "CircleCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "SpansCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles"], swiftSettings: fast),
         .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
-        .target(name: "RenderCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
+        .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
+        .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
@@ -117,7 +118,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: [
             "CProj", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
-            "Styles", "Drawing", "RenderCommand",
+            "Styles", "Drawing", "MapDrawing", "RenderCommand",
         ]),
     ]
 )

@@ -30,7 +30,8 @@ public func printError(_ text: String) {
     text.withUTF8 { try? writeAll(2, $0) }
 }
 
-func systemReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+/// The system's words for an errno value (what strerror says).
+public func systemReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
 /// Writes text meant for standard output (help, version, listings) and says how that went:
 /// 0, or 74 with a message when the write fails (`geo --help > /dev/full`).

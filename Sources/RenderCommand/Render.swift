@@ -5,6 +5,7 @@ import CommandKit
 import Drawing
 import GeoCommandLine
 import Geodesy
+import MapDrawing
 import GeodesyOptions
 import GeoJSON
 import Geometry
@@ -67,8 +68,7 @@ public struct Render: GeoCommand {
         other than 0 wait in temporary files, one per z-index, to be drawn in order. A bad \
         record is reported and left out (exit 65); the picture is still written.
         """,
-        options: [output, format, size, bbox, padding, projection, geodesic, GeodesyOptions.kind, GeodesyOptions.ellps, GeodesyOptions.sphere,
-                  stamp, graticule, background, antialias] + PathInputFormat.options
+        options: [output, format, size, bbox, padding, projection] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
             Example("geo decode route.txt | geo spans --style red --style blue --length 1000 | geo render -o route.png",
@@ -98,15 +98,7 @@ public struct Render: GeoCommand {
                                 help: "Room left around the shapes when the view fits them.").defaulting(to: 16)
     static let projection = Option(text: "projection", valueName: "CRS", suggestions: ["EPSG:3857", "EPSG:4326", "+proj=ortho +lat_0=0 +lon_0=0"],
                                    help: "Any CRS PROJ knows: EPSG:CODE, a PROJ string, WKT.").defaulting(to: "EPSG:3857")
-    static let geodesic = Flag("geodesic", help: "Draw every edge as its geodesic (rhumb line with --kind rhumb), not only those of records whose properties.geodesic is true.")
-    static let stamp = Option(custom: "stamp", valueName: "NAME=IMAGE.png", help: "Register the PNG image as the stamp NAME, for the styles sprite(NAME) and texture(NAME).", parse: parseStamp).repeatable()
-    static let graticule = Option(number: "graticule", valueName: "DEG", check: { $0 >= 0.01 && $0 <= 90 ? nil : "degrees from 0.01 to 90" },
-                                  help: "Draw meridians and parallels every DEG degrees under the shapes.")
-    static let background = Option(custom: "background", valueName: "COLOR", suggestions: ["none", "white"],
-                                   help: "The background colour, or none (transparent).", parse: parseBackground).defaulting(to: Colour(red: 255, green: 255, blue: 255), shown: "white")
-
-    static let antialias = Option(choice: "antialias", of: Antialiasing.self, help: "PNG edges of what cairo draws (fills, markers, gradients, stamps, lines over 16 px): its best antialiasing, or its fast one (17 levels of coverage instead of 256). geo draws thinner lines itself, antialiased either way.")
-        .defaulting(to: .good)
+    static let background = DrawingOptions.whiteBackground
 
     @Sendable static func parseSize(_ text: String) throws(UsageError) -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -130,20 +122,6 @@ public struct Render: GeoCommand {
         }
         guard west != east else { throw UsageError("--bbox \(text): west and east are the same meridian") }
         return (west, south, east, north)
-    }
-
-    @Sendable static func parseStamp(_ text: String) throws(UsageError) -> (name: String, path: String) {
-        guard let equals = text.firstIndex(of: "=") else { throw UsageError("--stamp takes NAME=IMAGE.png, not '\(text)'") }
-        let name = String(text[..<equals]), path = String(text[text.index(after: equals)...])
-        guard isStampName(name) else { throw UsageError("--stamp \(text): a stamp's NAME is 1 to 64 letters, digits, _ and -") }
-        guard !path.isEmpty else { throw UsageError("--stamp \(text): no image file after '='") }
-        return (name, path)
-    }
-
-    @Sendable static func parseBackground(_ text: String) throws(UsageError) -> Colour {
-        if text.lowercased() == "none" { return Colour(red: 0, green: 0, blue: 0, alpha: 0) }
-        guard let colour = Colour(text) else { throw UsageError("--background '\(text)' is not a colour: use a name, #RRGGBB[AA], rgba(R,G,B,A) or none") }
-        return colour
     }
 
     /// `-o /dev/null`, a FIFO, `>(…)`: a name without an extension that is no file, where the
@@ -179,17 +157,7 @@ public struct Render: GeoCommand {
         do { settings.projection = try Projection(crs: arguments[Render.projection]) } catch {
             throw UsageError("--projection: \(error.message)")
         }
-        settings.allCurved = arguments[Render.geodesic]
-        settings.model = try GeodesyOptions.model(arguments)
-        var stamps: [String: String] = [:]
-        for (name, path) in arguments.all(Render.stamp) {
-            if stamps[name] != nil { throw UsageError("--stamp \(name) is given twice") }
-            stamps[name] = path
-        }
-        settings.stamps = stamps.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        settings.graticule = arguments[Render.graticule]
-        settings.background = arguments[Render.background]
-        settings.antialiasing = arguments[Render.antialias]
+        settings.drawing = try DrawingSettings(arguments, background: Render.background)
         settings.input = try PathInputFormat(arguments)
         self.settings = settings
     }
@@ -215,11 +183,8 @@ struct RenderSettings: @unchecked Sendable {
     var box: (west: Double, south: Double, east: Double, north: Double)?
     var padding = 16.0
     var projection: Projection!
-    var allCurved = false
-    var model = EdgeModel(earth: .wgs84, kind: .geodesic)
-    var stamps: [(name: String, path: String)] = []
-    var graticule: Double?
-    var background = Colour(red: 255, green: 255, blue: 255)
-    var antialiasing = Antialiasing.good
+    /// --geodesic, --kind, --stamp, --graticule, --background, --antialias: the options render
+    /// shares with tiles.
+    var drawing = DrawingSettings()
     var input = PathInputFormat.geoJSON
 }

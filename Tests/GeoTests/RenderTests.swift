@@ -4,6 +4,7 @@ import XCTest
 import Geodesy
 import Geometry
 @testable import RenderCommand
+@testable import MapDrawing
 import Styles
 
 /// geo render's pure logic: styles from properties, the view's fit, the antimeridian, span

@@ -9,20 +9,20 @@ import Geometry
 /// antimeridian and the projection is cut there (Web Mercator is), recentred on the view's
 /// middle meridian so that the picture is the projection about that meridian (exact for
 /// cylindrical projections such as Web Mercator, where recentring only moves x).
-struct Frame {
-    let projection: Projection
+package struct Frame {
+    package let projection: Projection
     /// The view's middle meridian when longitudes are recentred.
-    let centre: Double?
+    package let centre: Double?
     /// The projection tears at ±180 (x jumps from one side to the other).
-    let torn: Bool
+    package let torn: Bool
     /// Latitudes are held within ±this: Web Mercator's area of use (±85.0511°, where the world
     /// is square), for a projection whose y runs to infinity at the poles, as web maps do.
-    let latitudeLimit: Double
+    package let latitudeLimit: Double
 
     /// Web Mercator's limit: atan(sinh(π)), the latitude at which the world is square.
-    static let mercatorLimit = 85.051128779806592
+    package static let mercatorLimit = 85.051128779806592
 
-    init(projection: Projection, centre: Double?) {
+    package init(projection: Projection, centre: Double?) {
         self.projection = projection
         torn = Frame.isTorn(projection)
         self.centre = torn ? centre : nil
@@ -31,7 +31,7 @@ struct Frame {
 
     /// Whether y grows without bound towards the poles (Mercator and its kin): y at 89.999° is
     /// more than twice x at 180° (Web Mercator: 3.7 times; equirectangular: 0.5; Miller: 0.6).
-    static func runsToInfinityAtThePoles(_ projection: Projection) -> Bool {
+    package static func runsToInfinityAtThePoles(_ projection: Projection) -> Bool {
         guard let pole = projection.forward(Position(longitude: 0, latitude: 89.999)),
               let equator = projection.forward(Position(longitude: 0, latitude: 0)),
               let east = projection.forward(Position(longitude: 179.999, latitude: 0)) else { return false }
@@ -39,7 +39,7 @@ struct Frame {
     }
 
     /// Whether the projection sends the two sides of the antimeridian far apart.
-    static func isTorn(_ projection: Projection) -> Bool {
+    package static func isTorn(_ projection: Projection) -> Bool {
         for latitude in [0.0, 30, -30] {
             guard let east = projection.forward(Position(longitude: 179.999, latitude: latitude)),
                   let west = projection.forward(Position(longitude: -179.999, latitude: latitude)),
@@ -53,14 +53,14 @@ struct Frame {
 
     /// The longitude given to the projection: within ±180 of the centre, ±180 kept as given.
     @inline(__always)
-    func longitude(_ longitude: Double) -> Double {
+    package func longitude(_ longitude: Double) -> Double {
         guard let centre else { return normalizedLongitude(longitude) }
         return normalizedLongitude(longitude - centre)
     }
 
     /// Projects in place: longitudes (as given) in x, latitudes in y; `using` another
     /// projection object of the same CRS (each thread has its own).
-    func project(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int, using other: Projection? = nil) {
+    package func project(x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, count: Int, using other: Projection? = nil) {
         for index in 0..<count {
             x[index] = longitude(x[index])
             y[index] = latitude(y[index])
@@ -68,32 +68,32 @@ struct Frame {
         (other ?? projection).forward(x: x, y: y, count: count)
     }
 
-    func project(_ position: Position) -> (x: Double, y: Double)? {
+    package func project(_ position: Position) -> (x: Double, y: Double)? {
         projection.forward(Position(longitude: longitude(position.longitude), latitude: latitude(position.latitude)))
     }
 
     /// The latitude given to the projection: within the projection's area of use.
     @inline(__always)
-    func latitude(_ latitude: Double) -> Double { min(max(latitude, -latitudeLimit), latitudeLimit) }
+    package func latitude(_ latitude: Double) -> Double { min(max(latitude, -latitudeLimit), latitudeLimit) }
 }
 
 /// Projected coordinates to pixels: a scale and the projected point at the top left corner.
-struct View {
-    let frame: Frame
-    let width: Int
-    let height: Int
+package struct View {
+    package let frame: Frame
+    package let width: Int
+    package let height: Int
     /// Pixels per projected unit.
-    let scale: Double
-    let left: Double
-    let top: Double
+    package let scale: Double
+    package let left: Double
+    package let top: Double
 
     @inline(__always)
-    func pixel(x: Double, y: Double) -> Pixel { Pixel((x - left) * scale, (top - y) * scale) }
+    package func pixel(x: Double, y: Double) -> Pixel { Pixel((x - left) * scale, (top - y) * scale) }
 
     /// The view that shows the projected box, fitted inside the picture less `padding` on each
     /// side, keeping the projection's aspect, centred. A box of no size (one point) is shown
     /// 1 km wide, as far as the projection's units are metres.
-    init(frame: Frame, width: Int, height: Int, bounds: Bounds, padding: Double) {
+    package init(frame: Frame, width: Int, height: Int, bounds: Bounds, padding: Double) {
         self.frame = frame
         self.width = width
         self.height = height
@@ -109,25 +109,25 @@ struct View {
 }
 
 /// A projected bounding box being grown.
-struct Bounds {
-    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-    var isEmpty: Bool { minX > maxX }
+package struct Bounds {
+    package var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    package var isEmpty: Bool { minX > maxX }
 
     @inline(__always)
-    mutating func add(x: Double, y: Double) {
+    package mutating func add(x: Double, y: Double) {
         guard x.isFinite && y.isFinite else { return }
         minX = min(minX, x); maxX = max(maxX, x)
         minY = min(minY, y); maxY = max(maxY, y)
     }
 
-    mutating func merge(_ other: Bounds) {
+    package mutating func merge(_ other: Bounds) {
         minX = min(minX, other.minX); maxX = max(maxX, other.maxX)
         minY = min(minY, other.minY); maxY = max(maxY, other.maxY)
     }
 
     /// The projected extent of the region west...east (eastward, maybe across ±180), south...north,
     /// its edges densified.
-    static func ofRegion(west: Double, south: Double, east: Double, north: Double, frame: Frame, edgesOnly: Bool = false) -> Bounds {
+    package static func ofRegion(west: Double, south: Double, east: Double, north: Double, frame: Frame, edgesOnly: Bool = false) -> Bounds {
         var bounds = Bounds()
         let width = east >= west ? east - west : east + 360 - west
         let steps = 256
@@ -160,22 +160,22 @@ struct Bounds {
 /// What the fit's first pass gathers from the shapes: the meridians and parallels they cover
 /// and, for a projection not torn at ±180, their projected extent (geodesic and rhumb edges
 /// sampled every 100 km). One a thread, merged.
-struct ShapeExtent {
-    private(set) var cover = LongitudeCover()
-    private(set) var bounds = Bounds()
-    let frame: Frame
-    let model: EdgeModel
+package struct ShapeExtent {
+    package private(set) var cover = LongitudeCover()
+    package private(set) var bounds = Bounds()
+    package let frame: Frame
+    package let model: EdgeModel
     /// Whether the bounds are wanted (not for torn projections: the cover fits those).
-    let projects: Bool
+    package let projects: Bool
     private var xs: [Double] = [], ys: [Double] = []
 
-    init(frame: Frame, model: EdgeModel, projects: Bool) {
+    package init(frame: Frame, model: EdgeModel, projects: Bool) {
         self.frame = frame
         self.model = model
         self.projects = projects
     }
 
-    mutating func add(_ geometry: Geometry?, curved: Bool) {
+    package mutating func add(_ geometry: Geometry?, curved: Bool) {
         switch geometry {
         case nil: return
         case .point(let p): add([p], curved: curved, closed: false)
@@ -222,25 +222,25 @@ struct ShapeExtent {
         for index in 0..<count { bounds.add(x: xs[index], y: ys[index]) }
     }
 
-    mutating func merge(_ other: ShapeExtent) {
+    package mutating func merge(_ other: ShapeExtent) {
         cover.merge(other.cover)
         bounds.merge(other.bounds)
     }
 }
 
-struct LongitudeCover {
-    static let bins = 3600
+package struct LongitudeCover {
+    package static let bins = 3600
     private var west = [Double](repeating: .infinity, count: bins)
     private var east = [Double](repeating: -.infinity, count: bins)
     private var covered = [Bool](repeating: false, count: bins)
-    private(set) var latitudes = (south: Double.infinity, north: -Double.infinity)
+    package private(set) var latitudes = (south: Double.infinity, north: -Double.infinity)
 
     @inline(__always)
-    static func bin(_ longitude: Double) -> Int {
+    package static func bin(_ longitude: Double) -> Int {
         min(bins - 1, max(0, Int((normalizedLongitude(longitude) + 180) * 10)))
     }
 
-    mutating func add(_ position: Position) {
+    package mutating func add(_ position: Position) {
         let longitude = normalizedLongitude(position.longitude)
         let bin = LongitudeCover.bin(longitude)
         covered[bin] = true
@@ -250,7 +250,7 @@ struct LongitudeCover {
         latitudes.north = max(latitudes.north, position.latitude)
     }
 
-    mutating func merge(_ other: LongitudeCover) {
+    package mutating func merge(_ other: LongitudeCover) {
         for bin in 0..<LongitudeCover.bins where other.covered[bin] {
             covered[bin] = true
             west[bin] = min(west[bin], other.west[bin])
@@ -262,7 +262,7 @@ struct LongitudeCover {
 
     /// An edge from `a` to `b` covers the longitudes between them the short way (every kind of
     /// edge is monotonic in longitude), and the latitudes `latitudes`.
-    mutating func addEdge(_ a: Position, _ b: Position, latitudes: ClosedRange<Double>) {
+    package mutating func addEdge(_ a: Position, _ b: Position, latitudes: ClosedRange<Double>) {
         let delta = longitudeDifference(a.longitude, b.longitude)
         let start = delta >= 0 ? a.longitude : b.longitude
         var bin = LongitudeCover.bin(start)
@@ -278,7 +278,7 @@ struct LongitudeCover {
 
     /// The band of meridians holding every shape, west to east (east < west when it spans ±180),
     /// or nil when there is nothing or no gap of a tenth of a degree anywhere.
-    var band: (west: Double, east: Double)? {
+    package var band: (west: Double, east: Double)? {
         guard covered.contains(true), covered.contains(false) else { return nil }
         // The longest run of uncovered bins, round the circle.
         var bestStart = 0, bestLength = 0, index = 0

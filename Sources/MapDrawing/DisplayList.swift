@@ -4,15 +4,15 @@ import JSONBytes
 
 /// A path with each vertex also projected (x, y in the projection's units; infinity where the
 /// projection shows nothing).
-struct ProjectedPath {
-    var positions: Path
-    var x: [Double]
-    var y: [Double]
+package struct ProjectedPath {
+    package var positions: Path
+    package var x: [Double]
+    package var y: [Double]
 }
 
 /// A geometry ready to draw: what the workers make of a record, and what the drawing thread
 /// draws, in input order.
-indirect enum Shape {
+package indirect enum Shape {
     case points([ProjectedPath])
     case line(ProjectedPath)
     case lines([ProjectedPath])
@@ -29,8 +29,8 @@ indirect enum Shape {
 ///     feature  := u32 size, u32 properties size, properties, shape
 ///     shape    := u8 tag, ...   (0 none, 1 points, 2 line, 3 lines, 4 polygons, 5 collection)
 ///     path     := u32 n, n × (longitude, latitude, x, y) as f64
-enum DisplayList {
-    static func write(properties: UnsafeBufferPointer<UInt8>?, geometry: Geometry?, frame: Frame, projection: Projection,
+package enum DisplayList {
+    package static func write(properties: UnsafeBufferPointer<UInt8>?, geometry: Geometry?, frame: Frame, projection: Projection,
                       to buffer: ByteBuffer, scratch: inout [Double]) {
         let start = buffer.count
         put(UInt32(0), buffer)
@@ -98,13 +98,13 @@ enum DisplayList {
     }
 
     @inline(__always)
-    static func put(_ value: UInt32, _ buffer: ByteBuffer) {
+    package static func put(_ value: UInt32, _ buffer: ByteBuffer) {
         withUnsafeBytes(of: value) { buffer.append($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Reads the features in `bytes`, calling `body` with each one's whole bytes, properties and
     /// shape.
-    static func forEachFeature(_ bytes: UnsafeBufferPointer<UInt8>,
+    package static func forEachFeature(_ bytes: UnsafeBufferPointer<UInt8>,
                                _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Shape?) -> Void) {
         var reader = Reader(bytes: bytes)
         while reader.position + 8 <= bytes.count {
@@ -119,7 +119,7 @@ enum DisplayList {
         }
     }
 
-    struct Reader {
+    package struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 

@@ -9,22 +9,36 @@ import Styles
 /// Draws records on the canvas as the Maps SDK draws its shapes: polylines with their stroke or
 /// spans, polygons filled with their holes open and their rings stroked over the fill, points as
 /// markers.
-final class Painter {
-    let canvas: Canvas
-    let tracer: Tracer
+package final class Painter {
+    package let canvas: Canvas
+    package let tracer: Tracer
     /// --geodesic: every edge drawn as its curve, whatever the records say.
-    let allCurved: Bool
+    package let allCurved: Bool
     /// Something reached the picture: a run that finds nothing to draw says so (never a silent
     /// blank picture).
-    private(set) var inked = false
+    package private(set) var inked = false
+    /// Device pixels per style pixel: stroke widths and marker sizes are multiplied by it (2 for
+    /// tiles drawn for a high-density screen, which show the same map in twice the pixels).
+    package let pixelRatio: Double
 
-    init(canvas: Canvas, tracer: Tracer, allCurved: Bool) {
+    package init(canvas: Canvas, tracer: Tracer, allCurved: Bool, pixelRatio: Double = 1) {
         self.canvas = canvas
         self.tracer = tracer
         self.allCurved = allCurved
+        self.pixelRatio = pixelRatio
     }
 
-    func draw(_ shape: Shape?, style: FeatureStyle) {
+    package func draw(_ shape: Shape?, style: FeatureStyle) {
+        guard pixelRatio == 1 else {
+            var scaled = style
+            scaled.strokeWidth *= pixelRatio
+            scaled.markerRadius *= pixelRatio
+            return draw(shape, scaledStyle: scaled)
+        }
+        draw(shape, scaledStyle: style)
+    }
+
+    private func draw(_ shape: Shape?, scaledStyle style: FeatureStyle) {
         switch shape {
         case nil: return
         case .points(let points):
@@ -36,7 +50,7 @@ final class Painter {
         case .line(let path): line(path, style)
         case .lines(let paths): for path in paths { line(path, style) }
         case .polygons(let polygons): self.polygons(polygons, style)
-        case .collection(let members): for member in members { draw(member, style: style) }
+        case .collection(let members): for member in members { draw(member, scaledStyle: style) }
         }
     }
 
@@ -178,6 +192,29 @@ final class Painter {
         return out
     }
 
+    // MARK: The graticule
+
+    /// Meridians and parallels every `step` degrees, in light grey, under what is drawn next.
+    package func drawGraticule(every step: Double) {
+        let frame = tracer.frame
+        let centre = frame.centre ?? 0
+        let colour = Colour(red: 0xBB, green: 0xBB, blue: 0xBB)
+        var runs: [Run] = []
+        var longitude = (-180 / step).rounded(.up) * step
+        while longitude < 180 {
+            runs += tracer.traceGraticuleLine(from: Position(longitude: longitude, latitude: -89.9),
+                                                      to: Position(longitude: longitude, latitude: 89.9))
+            longitude += step
+        }
+        var latitude = (-90 / step).rounded(.down) * step + step
+        while latitude < 90 {
+            runs += tracer.traceGraticuleLine(from: Position(longitude: centre - 180, latitude: latitude),
+                                                      to: Position(longitude: centre + 180, latitude: latitude))
+            latitude += step
+        }
+        for run in runs { canvas.stroke(run.points, colour: colour, width: 1) }
+    }
+
     private func signedArea(_ points: [Pixel]) -> Double {
         var sum = 0.0
         var previous = points[points.count - 1]
@@ -191,13 +228,13 @@ final class Painter {
 
 /// Where a point lies along a span, as a fraction of the span's length (edges weighted by
 /// their lengths): what a gradient ramps by.
-struct Measure {
+package struct Measure {
     private let cumulative: [Double]
     private let lengths: [Double]
     private let start: Double
     private let total: Double
 
-    init(lengths: [Double], span: ClosedRange<Double>) {
+    package init(lengths: [Double], span: ClosedRange<Double>) {
         self.lengths = lengths
         var sum = 0.0
         var cumulative = [0.0]
@@ -207,13 +244,13 @@ struct Measure {
         total = Measure.distance(span.upperBound, cumulative, lengths) - start
     }
 
-    static func distance(_ t: Double, _ cumulative: [Double], _ lengths: [Double]) -> Double {
+    package static func distance(_ t: Double, _ cumulative: [Double], _ lengths: [Double]) -> Double {
         guard !lengths.isEmpty else { return 0 }
         let edge = min(max(Int(t.rounded(.down)), 0), lengths.count - 1)
         return cumulative[edge] + (t - Double(edge)) * lengths[edge]
     }
 
-    func fraction(_ t: Double) -> Double {
+    package func fraction(_ t: Double) -> Double {
         guard total > 0 else { return 0 }
         return min(1, max(0, (Measure.distance(t, cumulative, lengths) - start) / total))
     }
@@ -222,7 +259,7 @@ struct Measure {
 extension Run {
     /// The part of the run between t = `from` and t = `to`, its ends interpolated; nil when
     /// nothing of it is there.
-    func slice(_ from: Double, _ to: Double) -> Run? {
+    package func slice(_ from: Double, _ to: Double) -> Run? {
         guard let first = t.first, let last = t.last, last > from, first < to || (first == to && from == to) else { return nil }
         var run = Run()
         func point(at value: Double, _ index: Int) -> Pixel {

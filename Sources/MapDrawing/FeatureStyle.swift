@@ -6,19 +6,19 @@ import Styles
 
 /// How one record is drawn, read from its properties: the Maps SDK's names and simplestyle's
 /// alike (docs/render.md). Defaults follow simplestyle.
-struct FeatureStyle: Equatable {
-    var stroke = Stroke.colour(Colour(red: 0x55, green: 0x55, blue: 0x55))
-    var strokeWidth = 2.0
-    var strokeOpacity = 1.0
-    var fill = Colour(red: 0x55, green: 0x55, blue: 0x55, alpha: 153)
-    var markerColour = Colour(red: 0x7E, green: 0x7E, blue: 0x7E)
-    var markerRadius = 7.0
-    var zIndex = 0.0
-    var geodesic = false
+package struct FeatureStyle: Equatable {
+    package var stroke = Stroke.colour(Colour(red: 0x55, green: 0x55, blue: 0x55))
+    package var strokeWidth = 2.0
+    package var strokeOpacity = 1.0
+    package var fill = Colour(red: 0x55, green: 0x55, blue: 0x55, alpha: 153)
+    package var markerColour = Colour(red: 0x7E, green: 0x7E, blue: 0x7E)
+    package var markerRadius = 7.0
+    package var zIndex = 0.0
+    package var geodesic = false
     /// GMSPolyline.spans, as `geo spans` writes them.
-    var spans: [(style: Style, segments: Double)] = []
+    package var spans: [(style: Style, segments: Double)] = []
 
-    enum Stroke: Equatable {
+    package enum Stroke: Equatable {
         case colour(Colour)
         /// A `geo spans --split` piece: `stroke` at its start, `stroke-end` at its end.
         case ramp(Colour, Colour)
@@ -33,23 +33,23 @@ struct FeatureStyle: Equatable {
         }
     }
 
-    static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
+    package static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
         a.stroke == b.stroke && a.strokeWidth == b.strokeWidth && a.strokeOpacity == b.strokeOpacity && a.fill == b.fill
             && a.markerColour == b.markerColour && a.markerRadius == b.markerRadius && a.zIndex == b.zIndex
             && a.geodesic == b.geodesic && a.spans.elementsEqual(b.spans) { $0.style == $1.style && $0.segments == $1.segments }
     }
 
     /// Marker radii in pixels for simplestyle's marker-size.
-    static let markerSizes: [String: Double] = ["small": 5, "medium": 7, "large": 10]
+    package static let markerSizes: [String: Double] = ["small": 5, "medium": 7, "large": 10]
 
     /// Reads the style of `feature` (properties in `record`); `stamps` are the names registered
     /// with --stamp. Anything it cannot use is a bad record.
-    init(_ feature: Feature, in record: UnsafeBufferPointer<UInt8>, stamps: Set<String>) throws {
+    package init(_ feature: Feature, in record: UnsafeBufferPointer<UInt8>, stamps: Set<String>) throws {
         try self.init(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: record[$0]) }, stamps: stamps)
     }
 
     /// Reads the style of the properties object `properties` (its raw JSON), or the defaults.
-    init(properties: UnsafeBufferPointer<UInt8>?, stamps: Set<String>) throws {
+    package init(properties: UnsafeBufferPointer<UInt8>?, stamps: Set<String>) throws {
         guard let properties, properties.first == UInt8(ascii: "{") else { return }
         var scanner = JSONScanner(properties)
         guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
@@ -113,15 +113,15 @@ struct FeatureStyle: Equatable {
         if let fillOpacity { fill.alpha = UInt8((Double(fill.alpha) * fillOpacity).rounded()) }
     }
 
-    init() {}
+    package init() {}
 
     /// Whether a colour's text gives its alpha (`#RRGGBBAA`, `rgba(...)`).
-    static func hasAlpha(_ text: String) -> Bool {
+    package static func hasAlpha(_ text: String) -> Bool {
         let text = text.trimmingSpaces().lowercased()
         return text.hasPrefix("rgba(") || (text.hasPrefix("#") && text.count == 9)
     }
 
-    static func style(_ text: String, _ key: String, stamps: Set<String>) throws -> Style {
+    package static func style(_ text: String, _ key: String, stamps: Set<String>) throws -> Style {
         guard let style = Style(text) else {
             throw BadRecord("properties.\(key): '\(text)' is not a colour or style: use \(Colour.forms), gradient(FROM,TO), "
                             + "sprite(NAME) or texture(NAME)" + colourNameSuggestion(text))
@@ -136,21 +136,21 @@ struct FeatureStyle: Equatable {
         return style
     }
 
-    static func notAColour(_ key: String, _ text: String) -> BadRecord {
+    package static func notAColour(_ key: String, _ text: String) -> BadRecord {
         BadRecord("properties.\(key): '\(text)' is not a colour: use \(Colour.forms)" + colourNameSuggestion(text))
     }
 
     /// "; did you mean 'gray'?" for a misspelt colour name.
-    static func colourNameSuggestion(_ text: String) -> String {
+    package static func colourNameSuggestion(_ text: String) -> String {
         ArgumentParser.suggestion(for: text.trimmingSpaces().lowercased(), among: namedColours.keys.sorted(), prefix: "")
     }
 
-    static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
+    package static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw BadRecord("properties.\(key) is not a string") }
         return scanner.text(try scanner.string())
     }
 
-    static func number(_ scanner: inout JSONScanner, _ key: String, _ what: String, _ valid: (Double) -> Bool) throws -> Double {
+    package static func number(_ scanner: inout JSONScanner, _ key: String, _ what: String, _ valid: (Double) -> Bool) throws -> Double {
         let next = scanner.peek()
         if next == UInt8(ascii: "\"") {  // "5": ogr2ogr writes a CSV column as strings
             let text = try string(&scanner, key)
@@ -168,7 +168,7 @@ struct FeatureStyle: Equatable {
         return value
     }
 
-    static func bool(_ scanner: inout JSONScanner, _ key: String) throws -> Bool {
+    package static func bool(_ scanner: inout JSONScanner, _ key: String) throws -> Bool {
         let bytes = try scanner.skipValue()
         let text = String(decoding: scanner.bytes[bytes], as: UTF8.self)
         switch text {
@@ -179,7 +179,7 @@ struct FeatureStyle: Equatable {
     }
 
     /// `[{"style": S, "segments": X}, ...]`, as `geo spans` writes it (segments default to 1).
-    static func spans(_ scanner: inout JSONScanner, stamps: Set<String>) throws -> [(style: Style, segments: Double)] {
+    package static func spans(_ scanner: inout JSONScanner, stamps: Set<String>) throws -> [(style: Style, segments: Double)] {
         guard scanner.peek() == UInt8(ascii: "[") else { throw BadRecord("properties.spans is not a list of {\"style\", \"segments\"}") }
         var spans: [(style: Style, segments: Double)] = []
         guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return [] }

@@ -9,17 +9,17 @@ import Geometry
 /// the edge index plus the fraction of the edge's length (by --kind for edges drawn as
 /// geodesics or rhumb lines, projected length for straight ones), the measure span positions
 /// are laid out in.
-struct Run {
-    var points: [Pixel] = []
-    var t: [Double] = []
+package struct Run {
+    package var points: [Pixel] = []
+    package var t: [Double] = []
 }
 
 /// Collects runs point by point: a nil point ends the run under way.
-struct RunBuilder {
-    var runs: [Run] = []
-    var current = Run()
+package struct RunBuilder {
+    package var runs: [Run] = []
+    package var current = Run()
 
-    mutating func emit(_ point: Pixel?, _ t: Double) {
+    package mutating func emit(_ point: Pixel?, _ t: Double) {
         guard let point else {
             if !current.points.isEmpty { runs.append(current); current = Run() }
             return
@@ -34,25 +34,25 @@ struct RunBuilder {
 /// no drawn point is more than 0.25 px from the curve, broken where the path leaves what the
 /// projection shows (the far side of a globe: cut at the horizon, never folded over) or crosses
 /// the projection's tear at ±180.
-final class Tracer {
-    static let tolerance = 0.25
-    let view: View
+package final class Tracer {
+    package static let tolerance = 0.25
+    package let view: View
     /// The lines curved edges follow.
-    let model: EdgeModel
+    package let model: EdgeModel
     /// Straight lines in Web Mercator: where a straight edge must be cut at ±180.
-    let mercator: EdgeModel
+    package let mercator: EdgeModel
 
-    init(view: View, model: EdgeModel) {
+    package init(view: View, model: EdgeModel) {
         self.view = view
         self.model = model
         mercator = EdgeModel(earth: model.earth, kind: .projected)
     }
 
-    var frame: Frame { view.frame }
+    package var frame: Frame { view.frame }
 
     /// The runs of `path`; `closed` adds the closing edge of a ring, `skipCuts` leaves out edges
     /// that run along the ±180 meridian (where a shape was cut: never stroked).
-    func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
+    package func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
         guard !path.positions.isEmpty else { return [] }
         var vertices = path.positions
         var xs = path.x, ys = path.y
@@ -108,7 +108,7 @@ final class Tracer {
         return builder.runs
     }
 
-    typealias Sample = (f: Double, longitude: Double, pixel: Pixel?)
+    package typealias Sample = (f: Double, longitude: Double, pixel: Pixel?)
 
     /// Emits the points of the edge after `start` up to `end`, subdividing where the chord is
     /// more than the tolerance off the curve, bisecting to the horizon and to the tear.
@@ -156,7 +156,7 @@ final class Tracer {
     }
 
     /// A line of constant latitude or longitude (the graticule), densified like an edge.
-    func traceGraticuleLine(from a: Position, to b: Position) -> [Run] {
+    package func traceGraticuleLine(from a: Position, to b: Position) -> [Run] {
         var builder = RunBuilder()
         func emit(_ point: Pixel?, _ t: Double) { builder.emit(point, t) }
         let steps = 36
@@ -174,7 +174,7 @@ final class Tracer {
         return builder.runs
     }
 
-    struct LinearEdge {
+    package struct LinearEdge {
         let start: Position, end: Position
         func position(atFraction f: Double) -> Position {
             Position(longitude: start.longitude + f * (end.longitude - start.longitude),

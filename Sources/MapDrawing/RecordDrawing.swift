@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CommandKit
+import Drawing
+import Geodesy
+import GeoJSON
+import Geometry
+import Records
+import Styles
+
+/// What the --jobs workers do with each record: read it and its style (a bad one is reported
+/// like any bad record), and project every vertex (the costly part), into the display list the
+/// drawing thread draws in input order.
+package final class PreparingHandler: PathHandler, @unchecked Sendable {
+    package let input: PathInputFormat
+    package let stamps: Set<String>
+    package let frame: Frame
+    package let projections: ProjectionPool
+
+    package init(input: PathInputFormat, stamps: Set<String>, frame: Frame, crs: String) {
+        self.input = input
+        self.stamps = stamps
+        self.frame = frame
+        projections = ProjectionPool(crs: crs)
+    }
+
+    package func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
+        // Every feature of the record is read before any is drawn: a bad one rejects the record
+        // (a collection on one line is then tried feature by feature) without half drawing it.
+        var features: [Feature] = []
+        try input.readFeatures(record) { feature in
+            _ = try FeatureStyle(feature, in: record, stamps: stamps)
+            features.append(feature)
+        }
+        let projection = projections.borrow()
+        defer { projections.giveBack(projection) }
+        var scratch: [Double] = []
+        for feature in features {
+            DisplayList.write(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: record[$0]) },
+                              geometry: feature.geometry, frame: frame, projection: projection, to: output.buffer, scratch: &scratch)
+        }
+    }
+}
+
+/// One projection object per worker thread at a time (a PROJ context is not shared).
+package final class ProjectionPool: @unchecked Sendable {
+    package let crs: String
+    private var free: [Projection] = []
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    package init(crs: String) {
+        self.crs = crs
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func borrow() -> Projection {
+        pthread_mutex_lock(mutex)
+        let projection = free.popLast()
+        pthread_mutex_unlock(mutex)
+        // The CRS was checked when the options were read: it makes a projection again.
+        return projection ?? (try! Projection(crs: crs))
+    }
+
+    package func giveBack(_ projection: Projection) {
+        pthread_mutex_lock(mutex)
+        free.append(projection)
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// The drawing thread: draws each prepared feature as it comes, in input order, or keeps it
+/// for later when its z-index is not 0.
+package final class Drawer: @unchecked Sendable {
+    package let painter: Painter
+    package let stamps: Set<String>
+    package let spools = LayerSpools()
+    /// Features read and prepared, drawn now or kept for their z-index.
+    package private(set) var records = 0
+
+    package init(painter: Painter, stamps: Set<String>) {
+        self.painter = painter
+        self.stamps = stamps
+    }
+
+    package func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
+        DisplayList.forEachFeature(bytes) { whole, properties, shape in
+            records += 1
+            // The workers read this style already: it cannot fail here.
+            let style = (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
+            if style.zIndex == 0 {
+                painter.draw(shape, style: style)
+            } else {
+                spools.keep(whole, z: style.zIndex)
+            }
+        }
+    }
+
+    /// Draws a feature kept in a spool.
+    package func redraw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        DisplayList.forEachFeature(bytes) { _, properties, shape in
+            painter.draw(shape, style: (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle())
+        }
+    }
+}

@@ -23,8 +23,8 @@ let package = Package(
         // PROJ's C API (proj.h, geodesic.h from libproj-dev); the geodesy module is its only user.
         // Headers only: SystemLibraries loads libproj on first use.
         .systemLibrary(name: "CProj"),
-        // How geo runs its C libraries: PROJ and cairo loaded on first use (a command that needs
-        // neither never loads them), and a fast hypot, remainder and remquo exported in place of
+        // How geo runs its C libraries: PROJ, cairo and SQLite loaded on first use (a command
+        // that needs none never loads them), and a fast hypot, remainder and remquo exported in place of
         // glibc's for the whole process.
         .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // glibc's <malloc.h> (mallopt), for the engine's output buffers.
@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "Styles"),
         // cairo's C API as a system library (libcairo2-dev): the drawing module is its only user.
         .systemLibrary(name: "CCairo"),
+        // SQLite's C API (libsqlite3-dev), for MBTiles: tiles is its only user. Headers only:
+        // SystemLibraries loads libsqlite3 on first use.
+        .systemLibrary(name: "CSQLite"),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fastUnchecked),
@@ -70,6 +73,7 @@ let package = Package(
         .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
+        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
@@ -82,7 +86,7 @@ let package = Package(
         // The dispatcher: built-in registry, `geo help`, `geo commands`, external plugins.
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
-            "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand",
+            "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand", "TilesCommand",
         ]),
         // The binary exports exactly hypot, remainder and remquo (Tests/EndToEnd/test_system_libraries.py):
         // the dynamic linker then binds every call of them in the process to SystemLibraries'
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: [
             "CProj", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
-            "Styles", "Drawing", "MapDrawing", "RenderCommand",
+            "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand",
         ]),
     ]
 )

@@ -12,7 +12,7 @@ end
 function __geo_plugin
     set -l words (commandline -opc)
     set -q words[2]; and not string match -q -- '-*' $words[2]
-    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate render help commands completion
+    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate render tiles help commands completion
 end
 
 complete -c geo -f
@@ -186,3 +186,27 @@ complete -c geo -n '__geo_using render' -l rejects -r -F -d 'Also write each bad
 complete -c geo -n '__geo_using render' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
 complete -c geo -n '__geo_using render' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
 complete -c geo -n '__geo_using render' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'
+complete -c geo -n '__geo_using tiles' -F
+complete -c geo -n '__geo_using tiles' -s o -l output -r -F -d 'The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles'
+complete -c geo -n '__geo_using tiles' -l zoom -x -d 'The zoom level, or the range of zoom levels, to draw (0 to 24)'
+complete -c geo -n '__geo_using tiles' -l scale -x -d 'Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles)'
+complete -c geo -n '__geo_using tiles' -l bbox -x -d 'Only the tiles that meet this region (degrees; W > E spans the antimeridian)'
+complete -c geo -n '__geo_using tiles' -l tile -x -d 'Only the tiles of this tile\'s subtree (itself and the tiles under it, within --zoom)'
+complete -c geo -n '__geo_using tiles' -l empty -d 'Write every tile of the range, those with no ink as transparent PNGs'
+complete -c geo -n '__geo_using tiles' -l force -d 'Write into an existing OUT: a directory\'s tiles are replaced one by one, an MBTiles file whole at the end'
+complete -c geo -n '__geo_using tiles' -l html -d 'Also write OUT/index.html, a page that shows the tiles with pan and zoom, needing nothing from the network (directory output only)'
+complete -c geo -n '__geo_using tiles' -l geodesic -d 'Draw every edge as its geodesic (rhumb line with --kind rhumb), not only those of records whose properties.geodesic is true'
+complete -c geo -n '__geo_using tiles' -l kind -x -a '(printf "%s\\t\\n" "geodesic" "rhumb" "projected")' -d 'How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres)'
+complete -c geo -n '__geo_using tiles' -l ellps -x -a '(printf "%s\\t\\n" "MERIT" "SGS85" "GRS80" "IAU76" "airy" "APL4.9" "NWL9D" "mod_airy" "andrae" "danish" "aust_SA" "GRS67" "GSK2011" "bessel" "bess_nam" "clrk66" "clrk80" "clrk80ign" "CPM" "delmbr" "engelis" "evrst30" "evrst48" "evrst56" "evrst69" "evrstSS" "fschr60" "fschr60m" "fschr68" "helmert" "hough" "intl" "krass" "kaula" "lerch" "mprts" "new_intl" "plessis" "PZ90" "SEasia" "walbeck" "WGS60" "WGS66" "WGS72" "WGS84" "sphere")' -d 'The ellipsoid, by PROJ\'s name (WGS84, GRS80, intl, clrk66, ...: \'proj -le\' lists them)'
+complete -c geo -n '__geo_using tiles' -l sphere -x -d 'A sphere of radius R metres instead of an ellipsoid; 6371009 reproduces the Maps SDK\'s figures'
+complete -c geo -n '__geo_using tiles' -l stamp -x -d 'Register the PNG image as the stamp NAME, for the styles sprite(NAME) and texture(NAME)'
+complete -c geo -n '__geo_using tiles' -l graticule -x -d 'Draw meridians and parallels every DEG degrees under the shapes'
+complete -c geo -n '__geo_using tiles' -l background -x -a '(printf "%s\\t\\n" "none" "white")' -d 'The background colour, or none (transparent)'
+complete -c geo -n '__geo_using tiles' -l antialias -x -a '(printf "%s\\t\\n" "good" "fast")' -d 'PNG edges of what cairo draws (fills, markers, gradients, stamps, lines over 16 px): its best antialiasing, or its fast one (17 levels of coverage instead of 256). geo draws thinner lines itself, antialiased either way'
+complete -c geo -n '__geo_using tiles' -l from -x -a '(printf "%s\\t\\n" "geojson" "polyline" "latlng")' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to latlng writes)'
+complete -c geo -n '__geo_using tiles' -s p -l precision -x -d 'Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6)'
+complete -c geo -n '__geo_using tiles' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
+complete -c geo -n '__geo_using tiles' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so nothing is lost (no file is left when no record is bad; - is standard output, with -o FILE)'
+complete -c geo -n '__geo_using tiles' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
+complete -c geo -n '__geo_using tiles' -s q -l quiet -d 'Never show the progress line (GEO_PROGRESS=0 does the same for every geo in a pipeline)'
+complete -c geo -n '__geo_using tiles' -l progress -d 'Show the progress line on standard error even when it is not a terminal (then as plain lines, one a second)'

@@ -27,7 +27,7 @@ for harness in "${harnesses[@]}"; do
     mkdir -p "$corpus" "$crashes"
     log=fuzz/crashes/$harness.log
     echo "== $harness: ${seconds}s"
-    if ! GEO_FUZZ_HARNESS=$harness "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+    if ! GEO_FUZZ_HARNESS=$harness LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0" "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "fuzz/seeds/$harness" > "$log" 2>&1; then
         status=1
         echo "   FOUND A CRASH: see $log"

@@ -43,7 +43,7 @@ public final class Canvas {
     private let threads: Int
 
     /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
-    /// stream as they are drawn).
+    /// stream as they are drawn), or, with `fd` -1, is kept in memory (`encoded`).
     /// `threads`: how many threads draw lines on a PNG canvas.
     public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good, threads: Int = 1) {
         self.format = format
@@ -329,6 +329,33 @@ public final class Canvas {
         }
     }
 
+    /// The finished picture's bytes, when the canvas was made with no descriptor.
+    public var encoded: [UInt8] { sink.bytes }
+
+    /// The premultiplied ARGB word of a pixel of a PNG canvas, as cairo holds it.
+    public func word(x: Int, y: Int) -> UInt32? {
+        guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
+        drawQueuedLines()
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        return (data + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+    }
+
+    /// Whether every pixel of a PNG canvas holds `word` (a tile with no ink is all background).
+    public func isUniform(_ word: UInt32) -> Bool {
+        guard format == .png else { return false }
+        drawQueuedLines()
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for row in 0..<height {
+            let words = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width where words[column] != word { return false }
+        }
+        return true
+    }
+
     /// The colour of a pixel of a PNG canvas (tests), unpremultiplied.
     public func pixel(x: Int, y: Int) -> Colour? {
         guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
@@ -444,15 +471,21 @@ public final class Stamp: @unchecked Sendable {
 }
 
 /// Where a canvas's bytes go: a file descriptor, every write checked.
+/// With no descriptor (fd < 0), the bytes are kept in memory.
 final class Sink {
     let fd: Int32
     var failure: Int32?
+    var bytes: [UInt8] = []
 
     init(fd: Int32) { self.fd = fd }
 
     static let write: cairo_write_func_t = { closure, data, length in
         let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
         guard sink.failure == nil else { return CAIRO_STATUS_WRITE_ERROR }
+        if sink.fd < 0 {
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }
         var written = 0
         while written < Int(length) {
             let count = Glibc.write(sink.fd, data! + written, Int(length) - written)

@@ -51,14 +51,13 @@ package enum DisplayList {
                     s[count + index] = path[index].latitude
                 }
                 frame.project(x: s.baseAddress!, y: s.baseAddress! + count, count: count, using: projection)
-                let out = buffer.reserve(32 * count)
-                out.withMemoryRebound(to: Double.self, capacity: 4 * count) { d in
-                    for index in 0..<count {
-                        d[4 * index] = path[index].longitude
-                        d[4 * index + 1] = path[index].latitude
-                        d[4 * index + 2] = s[index]
-                        d[4 * index + 3] = s[count + index]
-                    }
+                // The buffer holds bytes: its doubles are stored unaligned, as they are read.
+                let out = UnsafeMutableRawPointer(buffer.reserve(32 * count))
+                for index in 0..<count {
+                    out.storeBytes(of: path[index].longitude, toByteOffset: 32 * index, as: Double.self)
+                    out.storeBytes(of: path[index].latitude, toByteOffset: 32 * index + 8, as: Double.self)
+                    out.storeBytes(of: s[index], toByteOffset: 32 * index + 16, as: Double.self)
+                    out.storeBytes(of: s[count + index], toByteOffset: 32 * index + 24, as: Double.self)
                 }
                 buffer.count += 32 * count
             }

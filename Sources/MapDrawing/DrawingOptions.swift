@@ -32,6 +32,20 @@ package enum DrawingOptions {
                help: "The background colour, or none (transparent).", parse: parseBackground).defaulting(to: colour, shown: shown)
     }
 
+    /// --bbox W,S,E,N in degrees (render's view, tiles' region).
+    @Sendable package static func parseRegion(_ text: String) throws(UsageError) -> (west: Double, south: Double, east: Double, north: Double) {
+        let parts: [Double?] = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmingSpaces()) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+              [west, south, east, north].allSatisfy(\.isFinite) else {
+            throw UsageError("--bbox takes W,S,E,N in degrees (like -0.2,51.4,0.1,51.6), not '\(text)'")
+        }
+        guard -90...90 ~= south, -90...90 ~= north, south < north else {
+            throw UsageError("--bbox \(text): latitudes must be within [-90, 90], south below north (W,S,E,N: longitude first)")
+        }
+        guard west != east else { throw UsageError("--bbox \(text): west and east are the same meridian") }
+        return (west, south, east, north)
+    }
+
     @Sendable static func parseStamp(_ text: String) throws(UsageError) -> (name: String, path: String) {
         guard let equals = text.firstIndex(of: "=") else { throw UsageError("--stamp takes NAME=IMAGE.png, not '\(text)'") }
         let name = String(text[..<equals]), path = String(text[text.index(after: equals)...])
@@ -96,4 +110,13 @@ package struct DrawingSettings: @unchecked Sendable {
         if let graticule { painter.drawGraticule(every: graticule) }
         return painter
     }
+}
+
+/// Why a run drew nothing, for the line it prints (a blank result is never silent): "every
+/// record was bad", "the input held no record to draw", or, with `records` features read,
+/// `outside` ("lies within --bbox ...") or `otherwise` (each given "none of the N features").
+package func blankReason(records: Int, allBad: Bool, outside: String?, otherwise: String) -> String {
+    if records == 0 { return allBad ? "every record was bad" : "the input held no record to draw" }
+    let features = "none of the \(count: records) feature\(records == 1 ? "" : "s")"
+    return "\(features) \(outside ?? otherwise)"
 }

@@ -90,6 +90,17 @@ package struct View {
     @inline(__always)
     package func pixel(x: Double, y: Double) -> Pixel { Pixel((x - left) * scale, (top - y) * scale) }
 
+    /// The view with its top left corner at (`left`, `top`) and `scale` pixels per unit: a map
+    /// tile, whose bounds are exact.
+    package init(frame: Frame, width: Int, height: Int, left: Double, top: Double, scale: Double) {
+        self.frame = frame
+        self.width = width
+        self.height = height
+        self.left = left
+        self.top = top
+        self.scale = scale
+    }
+
     /// The view that shows the projected box, fitted inside the picture less `padding` on each
     /// side, keeping the projection's aspect, centred. A box of no size (one point) is shown
     /// 1 km wide, as far as the projection's units are metres.

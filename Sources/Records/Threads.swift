@@ -7,11 +7,11 @@ import Synchronization
 /// pthreads directly so that geo does not load Foundation (and ICU) just for a lock.
 /// Sendable by hand: the pthread mutex and condition are made for use from many threads, and
 /// the pointers to them never change after init.
-final class Monitor: @unchecked Sendable {
+public final class Monitor: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -23,11 +23,11 @@ final class Monitor: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
     /// Waits for a broadcast; call with the lock held.
-    func wait() { pthread_cond_wait(condition, mutex) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 private final class ThreadBody {
@@ -36,7 +36,7 @@ private final class ThreadBody {
 }
 
 /// Starts a detached thread running `body`, with a stack deep enough for bounded JSON recursion.
-func startThread(_ body: @escaping @Sendable () -> Void) {
+public func startThread(_ body: @escaping @Sendable () -> Void) {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setstacksize(&attributes, 8 << 20)

@@ -74,15 +74,21 @@ public final class WholeFileOutput {
         TemporaryFiles.remove(temporary)
     }
 
-    /// Puts the finished output in place (flushed and checked; for a file, renamed onto its name).
-    public func commit() throws(RunFailure) {
+    /// The temporary file being written, when the output goes through a rename (a writer that
+    /// opens files by name, as SQLite does, writes there).
+    public var temporaryPath: String? { replacing?.temporary }
+
+    /// Puts the finished output in place (flushed and checked; for a file, renamed onto its
+    /// name). `durable: false` skips the flush to disk (the rename still shows the file whole
+    /// or not at all): for the thousands of small files of a tile directory.
+    public func commit(durable: Bool = true) throws(RunFailure) {
         guard let path else { return }
         let name = "'\(path)'"
         guard let (temporary, destination) = replacing else {
             if close(fd) != 0 { throw RunFailure("cannot write \(name): \(systemReason())", status: .ioError) }
             return
         }
-        if fsync(fd) != 0 && errno != EINVAL || close(fd) != 0 {
+        if durable && fsync(fd) != 0 && errno != EINVAL || close(fd) != 0 {
             let failure = systemReason()
             unlink(temporary)
             TemporaryFiles.remove(temporary)

@@ -93,7 +93,7 @@ public struct Render: GeoCommand {
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")
-    static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Show this region (degrees; W > E spans the antimeridian) instead of fitting the shapes.", parse: parseBox)
+    static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Show this region (degrees; W > E spans the antimeridian) instead of fitting the shapes.", parse: DrawingOptions.parseRegion)
     static let padding = Option(number: "padding", valueName: "PX", check: { $0 >= 0 ? nil : "pixels, 0 or more" },
                                 help: "Room left around the shapes when the view fits them.").defaulting(to: 16)
     static let projection = Option(text: "projection", valueName: "CRS", suggestions: ["EPSG:3857", "EPSG:4326", "+proj=ortho +lat_0=0 +lon_0=0"],
@@ -109,19 +109,6 @@ public struct Render: GeoCommand {
             throw UsageError("--size \(text) is too large: at most 16384 pixels each way and 64 million in all")
         }
         return (width, height)
-    }
-
-    @Sendable static func parseBox(_ text: String) throws(UsageError) -> (west: Double, south: Double, east: Double, north: Double) {
-        let parts: [Double?] = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmingSpaces()) }
-        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
-              [west, south, east, north].allSatisfy(\.isFinite) else {
-            throw UsageError("--bbox takes W,S,E,N in degrees (like -0.2,51.4,0.1,51.6), not '\(text)'")
-        }
-        guard -90...90 ~= south, -90...90 ~= north, south < north else {
-            throw UsageError("--bbox \(text): latitudes must be within [-90, 90], south below north")
-        }
-        guard west != east else { throw UsageError("--bbox \(text): west and east are the same meridian") }
-        return (west, south, east, north)
     }
 
     /// `-o /dev/null`, a FIFO, `>(…)`: a name without an extension that is no file, where the

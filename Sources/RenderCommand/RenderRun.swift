@@ -72,18 +72,11 @@ final class RenderRun {
 
     /// A picture with none of the shapes in it is written (exit 0), but never silently.
     func warnBlank(records: Int, allBad: Bool) {
-        var text = "geo render: the picture shows no shape: "
-        if records == 0 && allBad {
-            text += "every record was bad"
-        } else if records == 0 {
-            text += "the input held no record to draw"
-        } else if let box = settings.box {
-            text += "none of the \(count: records) feature\(records == 1 ? "" : "s") lies within --bbox "
-                + "\(number: box.west),\(number: box.south),\(number: box.east),\(number: box.north) (W,S,E,N: longitude first)"
-        } else {
-            text += "the projection shows none of the \(count: records) feature\(records == 1 ? "" : "s")"
+        let outside = settings.box.map { box in
+            "lies within --bbox \(number: box.west),\(number: box.south),\(number: box.east),\(number: box.north) (W,S,E,N: longitude first)"
         }
-        printError(text + "\n")
+        printError("geo render: the picture shows no shape: "
+                   + blankReason(records: records, allBad: allBad, outside: outside, otherwise: "is shown by the projection") + "\n")
     }
 
     // MARK: The view

@@ -527,3 +527,68 @@ def test_parallel_usage_and_cannot_run(corpus, tmp_path):
     proc = subprocess.run(["bash", str(PARALLEL_SH), "--geo", str(fake), "--", "length"],
                           stdin=open(src, "rb"), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 69 and "libproj.so.25" in proc.stderr
+
+
+# --- tiles: one pyramid from independent runs, one subtree each --------------------------------
+
+TILES_SH = DIST / "tiles.sh"
+TILES_SPARK = DIST / "tiles_spark.py"
+
+
+@pytest.fixture(scope="module")
+def tile_input(tmp_path_factory):
+    """Routes over Europe and one across the antimeridian, as the tiles' input."""
+    rng = random.Random(7)
+    lines = []
+    for index in range(300):
+        lon, lat = rng.uniform(-10, 30), rng.uniform(36, 60)
+        coordinates = [[lon, lat]]
+        for _ in range(rng.randint(2, 30)):
+            lon += rng.uniform(-0.3, 0.3)
+            lat += rng.uniform(-0.2, 0.2)
+            coordinates.append([round(lon, 6), round(lat, 6)])
+        lines.append({"type": "Feature", "properties": {"stroke": ["red", "#1f77b4"][index % 2], "stroke-width": 1 + index % 4},
+                      "geometry": {"type": "LineString", "coordinates": coordinates}})
+    lines.append({"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[170, -40], [-170, -35]]}})
+    path = tmp_path_factory.mktemp("tiles") / "routes.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def pyramid(directory):
+    return {str(p.relative_to(directory)): p.read_bytes() for p in Path(directory).rglob("*.png")}
+
+
+def test_tiles_sh_merges_into_one_run_s_pyramid(tile_input, tmp_path):
+    _require_parallel()
+    single = tmp_path / "single"
+    subprocess.run([geo_bin(), "tiles", "--zoom", "0-7", "-o", single, tile_input], check=True)
+    merged = tmp_path / "merged"
+    result = subprocess.run([str(TILES_SH), "--zoom", "0-7", "--split", "3", "--jobs", "2", "-o", merged, tile_input],
+                            env={**os.environ, "GEO": geo_bin()}, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    expected = pyramid(single)
+    assert len(expected) > 100
+    assert pyramid(merged) == expected
+    assert not (tmp_path / "merged.parts").exists()
+
+
+def test_tiles_sh_reports_bad_records_as_65(tile_input, tmp_path):
+    _require_parallel()
+    source = tmp_path / "bad.ndjson"
+    source.write_text(tile_input.read_text() + '{"type":"Point","coordinates":[10,95]}\n')
+    result = subprocess.run([str(TILES_SH), "--zoom", "0-5", "--split", "2", "-o", tmp_path / "out", source],
+                            env={**os.environ, "GEO": geo_bin()}, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 65, result.stderr
+    assert pyramid(tmp_path / "out")
+
+
+def test_tiles_spark_merges_into_one_run_s_pyramid(sc, tile_input, tmp_path):
+    spec = importlib.util.spec_from_file_location("tiles_spark", TILES_SPARK)
+    tiles_spark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tiles_spark)
+    single = tmp_path / "single"
+    subprocess.run([geo_bin(), "tiles", "--zoom", "0-6", "-o", single, tile_input], check=True)
+    out = tmp_path / "spark"
+    assert tiles_spark.make_pyramid(sc, geo_bin(), str(tile_input), 0, 6, 3, out) == 0
+    assert pyramid(out) == pyramid(single)

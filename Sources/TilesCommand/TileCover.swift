@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geodesy
+import Geometry
+import MapDrawing
+
+/// The tiles of one zoom that a shape puts ink on, worked out in world pixels (Web Mercator,
+/// 256 × 2^z across): every tile within `reach` pixels of a line or an outline (half the stroke
+/// and a pixel of antialiasing; a marker's radius), and every tile whose centre a polygon covers.
+/// A tile listed may still end up blank (a faint corner): tiles are drawn and kept only when
+/// they show ink; a tile with ink is never missed.
+struct TileCover {
+    let zoom: Int
+    let selection: TileSelection
+    let model: EdgeModel
+    /// The tiles found so far, as TileAddress keys.
+    private(set) var tiles: Set<UInt64> = []
+    private let last: Int
+    private let worldWidth: Double
+
+    init(zoom: Int, selection: TileSelection, model: EdgeModel) {
+        self.zoom = zoom
+        self.selection = selection
+        self.model = model
+        last = (1 << zoom) - 1
+        worldWidth = 256 * Double(1 << zoom)
+    }
+
+    mutating func add(_ shape: Shape?, style: FeatureStyle, curved: Bool) {
+        switch shape {
+        case nil: return
+        case .points(let points):
+            for point in points where point.x.first?.isFinite == true {
+                let p = WebMercator.worldPixel(x: point.x[0], y: point.y[0], zoom: zoom)
+                addBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y, reach: style.markerRadius + 1)
+            }
+        case .line(let path): addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1)
+        case .lines(let paths): for path in paths { addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1) }
+        case .polygons(let polygons):
+            for rings in polygons {
+                for ring in rings { addOutline(ring, closed: true, curved: curved, reach: style.strokeWidth / 2 + 1) }
+                addInterior(rings, curved: curved)
+            }
+        case .collection(let members): for member in members { add(member, style: style, curved: curved) }
+        }
+    }
+
+    // MARK: Lines and outlines
+
+    /// The path as world-pixel pieces that do not cross the antimeridian: each straight edge, or
+    /// a curved edge sampled along its curve; an edge across ±180 is cut there, as the tracer
+    /// cuts it, and continues from the other side.
+    private func pieces(_ path: ProjectedPath, closed: Bool, curved: Bool, _ body: ((x: Double, y: Double), (x: Double, y: Double)) -> Void) {
+        let n = path.positions.count
+        guard n > 0 else { return }
+        if n == 1 {
+            let p = WebMercator.worldPixel(x: path.x[0], y: path.y[0], zoom: zoom)
+            body(p, p)
+            return
+        }
+        let edges = closed ? n : n - 1
+        for index in 0..<edges {
+            let next = (index + 1) % n
+            let a = path.positions[index], b = path.positions[next]
+            if curved {
+                // Sampled so that no piece is over 64 world pixels: the curve between samples is
+                // then within a fraction of a pixel of the piece (covered by the reach).
+                let edge = model.edge(a, b)
+                var samples = 16
+                var points = sample(edge, count: samples)
+                let span = polylineLength(points)
+                if span / 64 > Double(samples) {
+                    samples = min(1 << 16, Int((span / 64).rounded(.up)))
+                    points = sample(edge, count: samples)
+                }
+                for k in 1..<points.count { straight(points[k - 1], points[k], body) }
+            } else {
+                straight(a, b, metresA: (path.x[index], path.y[index]), metresB: (path.x[next], path.y[next]), body)
+            }
+        }
+    }
+
+    private func sample(_ edge: Edge, count: Int) -> [Position] {
+        (0...count).map { edge.position(atFraction: Double($0) / Double(count)) }
+    }
+
+    /// The length in world pixels of a sampled curve, the short way round at ±180.
+    private func polylineLength(_ points: [Position]) -> Double {
+        var total = 0.0
+        for k in 1..<points.count {
+            let a = WebMercator.metres(points[k - 1]), b = WebMercator.metres(points[k])
+            var dx = abs(b.x - a.x)
+            if dx > WebMercator.half { dx = 2 * WebMercator.half - dx }
+            total += hypot(dx, b.y - a.y)
+        }
+        return total * worldWidth / (2 * WebMercator.half)
+    }
+
+    private func straight(_ a: Position, _ b: Position, metresA: (Double, Double)? = nil, metresB: (Double, Double)? = nil,
+                          _ body: ((x: Double, y: Double), (x: Double, y: Double)) -> Void) {
+        let ma = metresA ?? WebMercator.metres(a), mb = metresB ?? WebMercator.metres(b)
+        guard ma.0.isFinite, ma.1.isFinite, mb.0.isFinite, mb.1.isFinite else { return }
+        let pa = WebMercator.worldPixel(x: ma.0, y: ma.1, zoom: zoom), pb = WebMercator.worldPixel(x: mb.0, y: mb.1, zoom: zoom)
+        let delta = normalizedLongitude(b.longitude) - normalizedLongitude(a.longitude)
+        guard abs(delta) > 180 else { return body(pa, pb) }
+        // Across the antimeridian: a's side runs to its edge of the world, b's from the other.
+        let eastward = delta < 0
+        let unwrappedB = pb.x + (eastward ? worldWidth : -worldWidth)
+        let edgeX = eastward ? worldWidth : 0
+        let f = (edgeX - pa.x) / (unwrappedB - pa.x)
+        let cutY = pa.y + (f.isFinite ? f : 0) * (pb.y - pa.y)
+        body(pa, (edgeX, cutY))
+        body((worldWidth - edgeX, cutY), pb)
+    }
+
+    private mutating func addOutline(_ path: ProjectedPath, closed: Bool, curved: Bool, reach: Double) {
+        let margin = reach + (curved ? 1 : 0)
+        pieces(path, closed: closed, curved: curved) { a, b in
+            // Cut into steps of at most 128 pixels, so that a long diagonal lists the tiles along
+            // it, not the whole box it spans.
+            let length = hypot(b.x - a.x, b.y - a.y)
+            let steps = max(1, Int((length / 128).rounded(.up)))
+            var previous = a
+            for step in 1...steps {
+                let t = Double(step) / Double(steps)
+                let point = (x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y))
+                addBox(minX: min(previous.x, point.x), minY: min(previous.y, point.y),
+                       maxX: max(previous.x, point.x), maxY: max(previous.y, point.y), reach: margin)
+                previous = point
+            }
+        }
+    }
+
+    private mutating func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {
+        let x0 = max(0, Int(floor((minX - reach) / 256))), x1 = min(last, Int(floor((maxX + reach) / 256)))
+        let y0 = max(0, Int(floor((minY - reach) / 256))), y1 = min(last, Int(floor((maxY + reach) / 256)))
+        guard x0 <= x1, y0 <= y1 else { return }
+        for x in x0...x1 {
+            for y in y0...y1 {
+                let tile = TileAddress(z: zoom, x: x, y: y)
+                if selection.contains(tile) { tiles.insert(tile.key) }
+            }
+        }
+    }
+
+    // MARK: Interiors
+
+    /// The tiles whose centre the polygon covers (even-odd over its rings: holes open), row by
+    /// row of tile centres. The outline's tiles are listed apart, so the tiles it only partly
+    /// covers are all there.
+    private mutating func addInterior(_ rings: [ProjectedPath], curved: Bool) {
+        var crossings: [Int: [Double]] = [:]
+        for ring in rings {
+            var points: [(x: Double, y: Double)] = []
+            var torn = false
+            pieces(ring, closed: true, curved: curved) { a, b in
+                if let last = points.last, last.x != a.x || last.y != a.y { torn = true }
+                if points.isEmpty { points.append(a) }
+                points.append(b)
+            }
+            if torn {
+                // Cut at ±180 as it is drawn: fill the ring's rows across the whole world
+                // (tiles that stay blank are dropped after drawing).
+                let ys = points.map(\.y)
+                guard let top = ys.min(), let bottom = ys.max() else { continue }
+                addBox(minX: 0, minY: top, maxX: worldWidth, maxY: bottom, reach: 0)
+                continue
+            }
+            guard points.count > 2 else { continue }
+            for k in 1..<points.count {
+                let a = points[k - 1], b = points[k]
+                guard a.y != b.y else { continue }
+                let low = min(a.y, b.y), high = max(a.y, b.y)
+                // Row centres at (r + 0.5) × 256 in [low, high).
+                let first = max(0, Int((low / 256 - 0.5).rounded(.up))), lastRow = min(last, Int((high / 256 - 0.5).rounded(.up)) - 1)
+                guard first <= lastRow else { continue }
+                for row in first...lastRow {
+                    let y = (Double(row) + 0.5) * 256
+                    crossings[row, default: []].append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
+                }
+            }
+        }
+        for (row, xs) in crossings {
+            let sorted = xs.sorted()
+            var k = 0
+            while k + 1 < sorted.count {
+                let first = max(0, Int((sorted[k] / 256 - 0.5).rounded(.up))), lastColumn = min(last, Int((sorted[k + 1] / 256 - 0.5).rounded(.down)))
+                if first <= lastColumn {
+                    for x in first...lastColumn {
+                        let tile = TileAddress(z: zoom, x: x, y: row)
+                        if selection.contains(tile) { tiles.insert(tile.key) }
+                    }
+                }
+                k += 2
+            }
+        }
+    }
+}

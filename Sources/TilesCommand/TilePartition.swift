@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Records
+
+/// One feature in one tile: which tile, the drawing order within it (z-index, then input order,
+/// which is the feature's place in the spool) and where the prepared feature is.
+struct TileEntry: Comparable {
+    var tile: UInt64
+    var zIndex: Double
+    var offset: UInt64
+    var size: UInt32
+    var padding: UInt32 = 0
+
+    static func < (a: TileEntry, b: TileEntry) -> Bool {
+        if a.tile != b.tile { return a.tile < b.tile }
+        if a.zIndex != b.zIndex { return a.zIndex < b.zIndex }
+        return a.offset < b.offset
+    }
+}
+
+/// The input partitioned by tile on disk, as tippecanoe does: every prepared feature once in a
+/// spool file, and an entry per tile it touches, sorted by tile in runs of bounded size and
+/// merged (memory holds one run, never the input or the pyramid).
+final class TilePartition {
+    /// Entries sorted in memory at a time: 32 MB.
+    static let runLength = 1 << 20
+
+    private let spool: Int32
+    private(set) var spoolSize: UInt64 = 0
+    private var entries: [TileEntry] = []
+    private var runs: [(fd: Int32, count: Int)] = []
+    private var failure: RunFailure?
+
+    init() throws(RunFailure) {
+        spool = try temporaryFile(purpose: "keep the prepared records")
+        entries.reserveCapacity(1024)
+    }
+
+    deinit {
+        close(spool)
+        for run in runs { close(run.fd) }
+    }
+
+    /// Keeps a prepared feature; returns where it is.
+    func keep(_ feature: UnsafeBufferPointer<UInt8>) throws(RunFailure) -> UInt64 {
+        let offset = spoolSize
+        try writeTemporary(spool, UnsafeRawBufferPointer(feature), what: "keep the prepared records")
+        spoolSize += UInt64(feature.count)
+        return offset
+    }
+
+    func add(_ entry: TileEntry) throws(RunFailure) {
+        entries.append(entry)
+        if entries.count >= TilePartition.runLength { try spillRun() }
+    }
+
+    private func spillRun() throws(RunFailure) {
+        entries.sort()
+        let fd = try temporaryFile(purpose: "sort the tiles")
+        if let reason = entries.withUnsafeBytes({ writeAll(fd, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+        runs.append((fd, entries.count))
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    /// Every entry in order: the one run in memory, or the runs merged into one file.
+    func sorted() throws(RunFailure) -> SortedEntries {
+        if runs.isEmpty {
+            entries.sort()
+            defer { entries = [] }
+            var tiles = 0
+            for index in entries.indices where index == 0 || entries[index].tile != entries[index - 1].tile { tiles += 1 }
+            return SortedEntries(memory: entries, tiles: tiles, spool: spool)
+        }
+        if !entries.isEmpty { try spillRun() }
+        entries = []
+        let merged = try temporaryFile(purpose: "sort the tiles")
+        var readers = runs.map { RunReader(fd: $0.fd, count: $0.count) }
+        // A heap of the runs' next entries: k-way merge.
+        var heap: [(entry: TileEntry, run: Int)] = []
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count && heap[l].entry < heap[m].entry { m = l }
+                if r < heap.count && heap[r].entry < heap[m].entry { m = r }
+                if m == i { return }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+        for index in readers.indices {
+            if let entry = try readers[index].next() { heap.append((entry, index)) }
+        }
+        for index in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(index) }
+        var output: [TileEntry] = []
+        output.reserveCapacity(1 << 14)
+        var total = 0, tiles = 0
+        var lastTile: UInt64?
+        while let top = heap.first {
+            output.append(top.entry)
+            total += 1
+            if top.entry.tile != lastTile { tiles += 1; lastTile = top.entry.tile }
+            if output.count == 1 << 14 {
+                if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+                output.removeAll(keepingCapacity: true)
+            }
+            if let next = try readers[top.run].next() {
+                heap[0] = (next, top.run)
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            siftDown(0)
+        }
+        if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+        for run in runs { close(run.fd) }
+        runs = []
+        return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool)
+    }
+}
+
+/// A sorted run read back in blocks.
+private struct RunReader {
+    let fd: Int32
+    let count: Int
+    var done = 0
+    var buffer: [TileEntry] = []
+    var position = 0
+
+    init(fd: Int32, count: Int) {
+        self.fd = fd
+        self.count = count
+    }
+
+    mutating func next() throws(RunFailure) -> TileEntry? {
+        if position == buffer.count {
+            guard done < count else { return nil }
+            let block = min(4096, count - done)
+            buffer = try readEntries(fd, at: done, count: block)
+            done += block
+            position = 0
+        }
+        defer { position += 1 }
+        return buffer[position]
+    }
+}
+
+/// The sorted entries, shared by the drawing threads (each reads its tile's with pread), and the
+/// spool the features are read from.
+final class SortedEntries: @unchecked Sendable {
+    private let memory: [TileEntry]
+    private let file: Int32
+    let count: Int
+    /// How many tiles the entries name.
+    let tiles: Int
+    let spool: Int32
+
+    init(memory: [TileEntry], tiles: Int, spool: Int32) {
+        self.memory = memory
+        file = -1
+        count = memory.count
+        self.tiles = tiles
+        self.spool = spool
+    }
+
+    init(file: Int32, count: Int, tiles: Int, spool: Int32) {
+        memory = []
+        self.file = file
+        self.count = count
+        self.tiles = tiles
+        self.spool = spool
+    }
+
+    deinit { if file >= 0 { close(file) } }
+
+    func entries(from start: Int, count: Int) throws(RunFailure) -> [TileEntry] {
+        if file < 0 { return Array(memory[start..<(start + count)]) }
+        return try readEntries(file, at: start, count: count)
+    }
+
+    /// A prepared feature, read from the spool into `buffer`.
+    func feature(_ entry: TileEntry, into buffer: inout [UInt8]) throws(RunFailure) {
+        let size = Int(entry.size)
+        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+        if let reason = buffer.withUnsafeMutableBytes({ readAll(spool, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), at: off_t(entry.offset)) }) {
+            throw RunFailure("cannot read the prepared records back from a temporary file: \(reason)", status: .ioError)
+        }
+    }
+}
+
+private func readEntries(_ fd: Int32, at index: Int, count: Int) throws(RunFailure) -> [TileEntry] {
+    var entries = [TileEntry](repeating: TileEntry(tile: 0, zIndex: 0, offset: 0, size: 0), count: count)
+    if let reason = entries.withUnsafeMutableBytes({ readAll(fd, $0, at: off_t(index * MemoryLayout<TileEntry>.stride)) }) {
+        throw RunFailure("cannot read the sorted tiles from a temporary file: \(reason)", status: .ioError)
+    }
+    return entries
+}
+
+/// Reads all of `bytes` at `offset`; the reason it cannot, if it cannot.
+private func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: off_t) -> String? {
+    var got = 0
+    while got < bytes.count {
+        let n = pread(fd, bytes.baseAddress! + got, bytes.count - got, offset + off_t(got))
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return n == 0 ? "it ended early" : systemReason() }
+        got += n
+    }
+    return nil
+}
+
+/// Writes all of `bytes`; the reason it cannot, if it cannot.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+    var written = 0
+    while written < bytes.count {
+        let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return systemReason()
+        }
+        written += n
+    }
+    return nil
+}
+
+/// Writes all of `bytes` to a temporary file, or throws saying what it was for.
+func writeTemporary(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws(RunFailure) {
+    if let reason = writeAll(fd, bytes) { throw RunFailure("cannot \(what) in a temporary file: \(reason)", status: .ioError) }
+}
+

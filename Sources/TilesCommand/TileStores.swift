@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+import Records
+
+/// Where finished tiles go. `put` is called from the drawing threads, one at a time (the run
+/// holds a lock round it).
+protocol TileStore: AnyObject {
+    func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure)
+    /// The run succeeded: make the output whole (metadata, rename).
+    func finish(_ metadata: TileMetadata) throws(RunFailure)
+    /// The run failed: leave nothing half written.
+    func discard()
+}
+
+/// What MBTiles' metadata table and the HTML page say of a pyramid.
+struct TileMetadata {
+    var name: String
+    var zooms: ClosedRange<Int>
+    /// W, S, E, N in degrees.
+    var bounds: (west: Double, south: Double, east: Double, north: Double)
+    var tileSize: Int
+}
+
+/// `OUT/{z}/{x}/{y}.png`: each tile written beside its name and renamed into place, so that no
+/// tile is ever half written and a tile of an earlier run is replaced whole.
+final class DirectoryStore: TileStore {
+    let root: String
+    private var made: Set<String> = []
+
+    /// The directory is made now (an existing one is used when --force allows).
+    init(root: String) throws(RunFailure) {
+        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        try makeDirectory(self.root)
+    }
+
+    private func makeDirectory(_ path: String) throws(RunFailure) {
+        guard !made.contains(path) else { return }
+        if mkdir(path, 0o777) != 0 && errno != EEXIST {
+            throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate)
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw RunFailure("cannot create '\(path)': \(systemReason(ENOTDIR))", status: .cannotCreate)
+        }
+        made.insert(path)
+    }
+
+    func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        try makeDirectory("\(root)/\(tile.z)")
+        try makeDirectory("\(root)/\(tile.z)/\(tile.x)")
+        let output = try WholeFileOutput("\(root)/\(tile.z)/\(tile.x)/\(tile.y).png")
+        if let reason = png.withUnsafeBytes({ writeAll(output.fd, $0) }) {
+            output.discard()
+            throw RunFailure("cannot write '\(root)/\(tile.name).png': \(reason)", status: .ioError)
+        }
+        try output.commit(durable: false)
+    }
+
+    func finish(_ metadata: TileMetadata) throws(RunFailure) {}
+
+    /// Tiles written are whole and stay (a run over an existing directory replaces tiles one by
+    /// one); the tile being written when the run failed was never renamed into place.
+    func discard() {}
+}
+
+/// An MBTiles 1.3 file: SQLite, `tiles(zoom_level, tile_column, tile_row, tile_data)` with rows
+/// in TMS order (row 0 at the south), and `metadata(name, value)`. Written to a temporary file
+/// beside its name, in one transaction, and renamed into place when the run succeeds.
+final class MBTilesStore: TileStore {
+    private let output: WholeFileOutput
+    private var database: OpaquePointer?
+    private var insert: OpaquePointer?
+
+    init(path: String) throws(RunFailure) {
+        output = try WholeFileOutput(path)
+        guard let temporary = output.temporaryPath else {
+            output.discard()
+            throw RunFailure("cannot write '\(path)': an MBTiles file is a database, and must be a regular file (not a device or FIFO)", status: .cannotCreate)
+        }
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(temporary, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            output.discard()
+            throw RunFailure("cannot create '\(path)': \(reason)", status: .cannotCreate)
+        }
+        database = handle
+        do throws(RunFailure) {
+            // No journal: the file is new and private until the rename, so a failure is undone by
+            // removing it, not by rolling back.
+            try execute("""
+                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
+                CREATE TABLE metadata (name TEXT, value TEXT);
+                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                BEGIN;
+                """)
+            guard sqlite3_prepare_v2(handle, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK else {
+                throw failure("prepare")
+            }
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    private func failure(_ what: String) -> RunFailure {
+        RunFailure("cannot write '\(output.path ?? "")': SQLite could not \(what): \(String(cString: sqlite3_errmsg(database)))", status: .ioError)
+    }
+
+    private func execute(_ sql: String) throws(RunFailure) {
+        guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else { throw failure("run \(sql.prefix(40))") }
+    }
+
+    func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        sqlite3_bind_int(insert, 1, Int32(tile.z))
+        sqlite3_bind_int(insert, 2, Int32(tile.x))
+        sqlite3_bind_int(insert, 3, Int32((1 << tile.z) - 1 - tile.y))
+        let status = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), geo_sqlite_transient()) }
+        guard status == SQLITE_OK, sqlite3_step(insert) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+        sqlite3_reset(insert)
+    }
+
+    func finish(_ metadata: TileMetadata) throws(RunFailure) {
+        sqlite3_finalize(insert)
+        insert = nil
+        let b = metadata.bounds
+        let centre = ((b.west + b.east) / 2, (b.south + b.north) / 2)
+        let rows: [(String, String)] = [
+            ("name", metadata.name), ("format", "png"), ("type", "overlay"), ("version", "1"),
+            ("description", "drawn by geo tiles"),
+            ("minzoom", "\(metadata.zooms.lowerBound)"), ("maxzoom", "\(metadata.zooms.upperBound)"),
+            ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
+            ("center", "\(centre.0),\(centre.1),\(metadata.zooms.lowerBound)"),
+        ]
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else { throw failure("prepare") }
+        for (name, value) in rows {
+            sqlite3_bind_text(statement, 1, name, -1, geo_sqlite_transient())
+            sqlite3_bind_text(statement, 2, value, -1, geo_sqlite_transient())
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                sqlite3_finalize(statement)
+                throw failure("write the metadata")
+            }
+            sqlite3_reset(statement)
+        }
+        sqlite3_finalize(statement)
+        // The index MBTiles readers look tiles up by (and that keeps each tile once), made once
+        // at the end: faster than keeping it while inserting.
+        try execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row); COMMIT;")
+        guard sqlite3_close(database) == SQLITE_OK else { throw failure("close the database") }
+        database = nil
+        try output.commit()
+    }
+
+    func discard() {
+        if let insert { sqlite3_finalize(insert) }
+        insert = nil
+        if let database { sqlite3_close(database) }
+        database = nil
+        output.discard()
+    }
+}

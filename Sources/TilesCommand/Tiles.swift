@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CommandKit
+import GeoCommandLine
+import MapDrawing
+import Records
+
+/// `geo tiles`: the records drawn as a pyramid of Web Mercator map tiles, for a tile overlay
+/// (GMSURLTileLayer, TileOverlay, Leaflet, MapLibre) instead of one shape object per record.
+public struct Tiles: GeoCommand {
+    public static let description = CommandDescription(
+        name: "tiles",
+        summary: "draw the records as Web Mercator map tiles (a directory of PNGs or an MBTiles file), for a tile overlay",
+        discussion: """
+        Draws the records as render draws them, cut into the XYZ tiles of Google's and \
+        OpenStreetMap's scheme: zoom z has 2^z x 2^z tiles of 256 pixels, tile 0/0/0 is the \
+        world, x runs east from -180 degrees and y south from 85.0511 degrees (Web Mercator's \
+        area of use; latitudes beyond are drawn at the edge). -o OUT is a directory, written as \
+        OUT/{z}/{x}/{y}.png, or, when it ends in .mbtiles, an MBTiles 1.3 file (SQLite; rows in \
+        TMS order, row 0 at the south; metadata name, format, type overlay, minzoom, maxzoom, \
+        bounds, center). An app shows them as one tile overlay: GMSURLTileLayer with \
+        https://HOST/OUT/{z}/{x}/{y}.png, Android's UrlTileProvider, a raster source in Leaflet, \
+        MapLibre or OpenLayers.
+
+        The drawing is render's: styles from properties (stroke, stroke-width, fill, z-index, \
+        spans, gradients, stamps, markers), holes, --geodesic, --kind, --stamp, --graticule. \
+        Widths are in screen pixels, as GMSPolyline.strokeWidth: the same at every zoom. A \
+        tile is the picture geo render --projection EPSG:3857 --bbox <its bounds> --size \
+        256x256 --background none draws, except that shapes just outside it whose strokes, caps \
+        or markers reach into it are drawn too: lines run across tile edges with no seam, and a \
+        marker on a tile corner is whole in the four tiles. --scale 2 or 3 makes tiles of 512 \
+        or 768 pixels with every width and marker scaled to match (high-density screens; \
+        GMSTileLayer.tileSize 512). The background is none (transparent, an overlay) unless \
+        --background says otherwise.
+
+        Only tiles with ink are written (--empty writes every tile of the range, blank ones as \
+        transparent PNGs). --bbox W,S,E,N limits the pyramid to the tiles that meet that region \
+        (W > E spans the antimeridian); --tile Z/X/Y to that tile's subtree within --zoom, so \
+        that independent runs (GNU parallel, Spark) each make one subtree and their \
+        directories merge by copying. --html also writes OUT/index.html, a page that shows the \
+        tiles with pan and zoom and needs nothing from the network.
+
+        Memory stays flat: the input is read once, each record prepared (styles read, every \
+        vertex projected) on --jobs threads and kept in a temporary file, with an entry for \
+        every tile it touches; the entries are sorted on disk by tile, and the tiles drawn on \
+        --jobs threads, each from the records that touch it, in z-index and input order. A \
+        progress line counts tiles on a terminal.
+        """,
+        options: [output, zoom, scale, bbox, tile, empty, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
+            + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
+        examples: [
+            Example("geo tiles --zoom 0-12 -o tiles routes.ndjson",
+                    "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 12."),
+            Example("geo decode trips.txt | geo tiles --zoom 0-14 --scale 2 -o trips.mbtiles",
+                    "Decoded polylines as retina tiles in one MBTiles file."),
+            Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe countries.ndjson",
+                    "Europe's tiles, with a page to look at them: open europe/index.html."),
+            Example("parallel geo tiles --zoom 3-14 --tile 3/{} -o part-{#} routes.ndjson ::: 4/2 4/3 5/2",
+                    "One subtree per job; copying the part directories into one makes the pyramid."),
+        ],
+        exitStatus: """
+        0: every record was drawn. 64: wrong options or operands (a --zoom outside 0-24, a \
+        --tile outside --zoom, -o missing); nothing was read or written. 65: some records were \
+        bad (each reported on standard error as geo tiles: FILE:LINE: problem, then a count); \
+        the tiles are still drawn from the others. 66: an input file or a --stamp image cannot \
+        be opened. 73: OUT exists and --force was not given (nothing is written), or it cannot \
+        be created. 74: a read or a write failed part way. Each tile is written beside its name \
+        and renamed into place, and an MBTiles file is written to a temporary file renamed when \
+        the run ends: after a failure, or a signal, no half-written tile or MBTiles file is left.
+        """)
+
+    /// Each writes into a fixed folder of /tmp, over what the last run left (--force): the
+    /// hostile corpus and the fuzzer run them again and again.
+    public static let sampleArguments = [["--zoom", "0-2", "--force", "-o", "/tmp/geo-tiles-sample"],
+                                         ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
+
+    static let output = Option(file: "output", short: "o", help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
+    static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
+    static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)
+    static let tile = Option(custom: "tile", valueName: "Z/X/Y", help: "Only the tiles of this tile's subtree (itself and the tiles under it, within --zoom).", parse: parseTile)
+    static let empty = Flag("empty", help: "Write every tile of the range, those with no ink as transparent PNGs.")
+    static let force = Flag("force", help: "Write into an existing OUT: a directory's tiles are replaced one by one, an MBTiles file whole at the end.")
+    static let html = Flag("html", help: "Also write OUT/index.html, a page that shows the tiles with pan and zoom, needing nothing from the network (directory output only).")
+    static let background = DrawingOptions.clearBackground
+
+    @Sendable static func parseZoom(_ text: String) throws(UsageError) -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...2).contains(parts.count), let low = parts[0], let high = parts.last!, (0...24).contains(low), (0...24).contains(high) else {
+            throw UsageError("--zoom takes a level from 0 to 24, or a range like 0-12, not '\(text)'")
+        }
+        guard low <= high else { throw UsageError("--zoom \(text): the first level is above the last") }
+        return low...high
+    }
+
+    @Sendable static func parseTile(_ text: String) throws(UsageError) -> TileAddress {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2], (0...24).contains(z) else {
+            throw UsageError("--tile takes Z/X/Y (like 3/4/2), not '\(text)'")
+        }
+        guard (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
+            throw UsageError("--tile \(text): at zoom \(z), x and y run from 0 to \((1 << z) - 1)")
+        }
+        return TileAddress(z: z, x: x, y: y)
+    }
+
+    let settings: TileSettings
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        var settings = TileSettings()
+        settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
+        guard let output = settings.stream.output else { throw UsageError("-o OUT is required: the directory or .mbtiles file to write the tiles to") }
+        settings.output = output
+        settings.mbtiles = output.lowercased().hasSuffix(".mbtiles")
+        guard let zooms = arguments[Tiles.zoom] else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }
+        settings.zooms = zooms
+        settings.scale = arguments[Tiles.scale]
+        settings.box = arguments[Tiles.bbox]
+        settings.subtree = arguments[Tiles.tile]
+        if let subtree = settings.subtree, subtree.z > zooms.upperBound {
+            throw UsageError("--tile \(subtree.name) is below --zoom's last level, \(zooms.upperBound): its subtree has no tile to draw")
+        }
+        settings.empty = arguments[Tiles.empty]
+        settings.force = arguments[Tiles.force]
+        settings.html = arguments[Tiles.html]
+        if settings.html && settings.mbtiles { throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not an MBTiles file") }
+        settings.drawing = try DrawingSettings(arguments, background: Tiles.background)
+        settings.input = try PathInputFormat(arguments)
+        self.settings = settings
+    }
+
+    public func run() -> ExitCode {
+        do {
+            return try TileRun(settings).run()
+        } catch {
+            printError("geo tiles: \(error.message)\n")
+            return error.status
+        }
+    }
+}
+
+/// Everything the options say, checked.
+struct TileSettings: @unchecked Sendable {
+    /// Inputs, --rejects, --jobs, --strict, progress: the options every command shares.
+    var stream = StreamConfiguration()
+    var output = ""
+    var mbtiles = false
+    var zooms = 0...0
+    var scale = 1
+    var box: (west: Double, south: Double, east: Double, north: Double)?
+    var subtree: TileAddress?
+    var empty = false
+    var force = false
+    var html = false
+    /// The options tiles shares with render.
+    var drawing = DrawingSettings()
+    var input = PathInputFormat.geoJSON
+}

@@ -8,6 +8,7 @@ PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet libcairo2-dev librsvg2-bin poppler-utils \
+	libsqlite3-dev sqlite3 zlib1g-dev chromium \
 	dpkg-dev lintian
 PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark pillow
 

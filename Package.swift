@@ -23,7 +23,7 @@ let package = Package(
         // PROJ's C API (proj.h, geodesic.h from libproj-dev); the geodesy module is its only user.
         // Headers only: SystemLibraries loads libproj on first use.
         .systemLibrary(name: "CProj"),
-        // How geo runs its C libraries: PROJ, cairo and SQLite loaded on first use (a command
+        // How geo runs its C libraries: PROJ, cairo, SQLite and zlib loaded on first use (a command
         // that needs none never loads them), and a fast hypot, remainder and remquo exported in place of
         // glibc's for the whole process.
         .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
@@ -48,6 +48,9 @@ let package = Package(
         // SQLite's C API (libsqlite3-dev), for MBTiles: tiles is its only user. Headers only:
         // SystemLibraries loads libsqlite3 on first use.
         .systemLibrary(name: "CSQLite"),
+        // zlib's deflate (zlib1g-dev), for the PNG encoder: the drawing module is its only user.
+        // Headers only: SystemLibraries loads libz on first use.
+        .systemLibrary(name: "CZlib"),
 
         // GeoJSON features and geometries on top of JSONBytes, with pass-through of raw members.
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fastUnchecked),
@@ -77,7 +80,7 @@ let package = Package(
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fastUnchecked),
+        .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fastUnchecked),
         // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
 

@@ -88,15 +88,13 @@ gzip -9n < "$stage/changelog" > "$root/usr/share/doc/geo/changelog.gz"
 # Depends: what the binary links (dpkg-shlibdeps reads the shlibs/symbols files of the
 # libraries ldd finds), and the libraries geo loads with dlopen, which no scan of the binary
 # sees: SystemLibraries names each one's Debian package beside its sonames (lazy_*.c).
-# libsqlite3-0: geo tiles (MBTiles) is being added; it stays named here until it loads SQLite
-# itself, so that the package does not lose it in between.
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: geo\n\nPackage: geo\nArchitecture: any\n' > "$stage/shlibs/debian/control"
 linked=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e"$root/usr/bin/geo" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$linked" ] || die "dpkg-shlibdeps found no dependencies of $binary"
 loaded=$(sed -n '/static struct lazy_library/{n;s/.*}, "[^"]*", "\([^"]*\)".*/\1/p;}' "$repo"/Sources/SystemLibraries/lazy_*.c)
 [ -n "$loaded" ] || die "no 'static struct lazy_library' with a package name in Sources/SystemLibraries"
-depends=$(printf '%s\n' "$linked" | tr ',' '\n' | sed 's/^ *//'; printf '%s\n' $loaded libsqlite3-0)
+depends=$(printf '%s\n' "$linked" | tr ',' '\n' | sed 's/^ *//'; printf '%s\n' $loaded)
 depends=$(printf '%s\n' "$depends" | sort -u | paste -sd, | sed 's/,/, /g')
 
 # Installed-Size as dpkg-gencontrol counts it (KiB per file, rounded up, and one per folder),

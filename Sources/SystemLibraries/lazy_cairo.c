@@ -71,9 +71,6 @@ FORWARD(cairo_surface_type_t, cairo_surface_get_type, (cairo_surface_t *surface)
 FORWARD_VOID(cairo_surface_mark_dirty_rectangle, (cairo_surface_t *surface, int x, int y, int width, int height),
         (surface, x, y, width, height))
 FORWARD(cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surface))
-FORWARD(cairo_status_t, cairo_surface_write_to_png_stream, (cairo_surface_t *surface,
-                                                            cairo_write_func_t write_func, void *closure),
-        (surface, write_func, closure))
 FORWARD(cairo_surface_t *, cairo_svg_surface_create_for_stream, (cairo_write_func_t write_func,
                                                                  void *closure, double width_in_points, double height_in_points),
         (write_func, closure, width_in_points, height_in_points))

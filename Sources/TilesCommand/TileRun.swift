@@ -349,7 +349,8 @@ final class TilePainter {
     func draw(_ tile: TileAddress, entries: [TileEntry], from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
         let bounds = WebMercator.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
-        let canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1)
+        let canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1,
+                            compression: .fast)
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))
         for entry in entries {
             try source.feature(entry, into: &buffer)

@@ -170,14 +170,25 @@ def test_output_that_is_an_input_is_refused_before_reading(folder, script):
     assert b"input" in p.stderr
 
 
+def read_until_closed(fd):
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError:          # EIO once the follower side is closed
+        pass
+
+
 def test_render_refuses_to_write_png_to_a_terminal(folder):
     """PNG and PDF garble a terminal: 64 unless `-o -` asks (a pty stands in for the terminal)."""
     import pty
     for args, expected in ((["--format", "png"], 64), (["--format", "pdf"], 64), ([], 0), (["--format", "png", "-o", "-"], 0)):
         leader, follower = pty.openpty()
+        drain = threading.Thread(target=read_until_closed, args=(leader,))   # a terminal shows what it is sent
+        drain.start()
         with open(folder / "in.ndjson", "rb") as source:
             proc = subprocess.run([geo_bin(), "render", *args], stdin=source, stdout=follower, stderr=subprocess.PIPE, timeout=30)
         os.close(follower)
+        drain.join()
         os.close(leader)
         assert proc.returncode == expected, (args, proc.stderr)
 

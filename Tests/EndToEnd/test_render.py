@@ -530,6 +530,52 @@ def test_stdin_is_read_twice_and_files_are_too(tmp_path):
 
 # ---- hostile input --------------------------------------------------------------------------
 
+def png_chunks(data):
+    """The chunks of a PNG file as (type, payload), each CRC checked."""
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = [], 8
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind, payload = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + payload), kind
+        chunks.append((kind.decode(), payload))
+        at += 12 + length
+    return chunks
+
+
+def test_the_png_is_valid_chunk_by_chunk_and_unpremultiplied_as_cairo_does(tmp_path):
+    """geo's own PNG writer, read here without Pillow: signature, CRCs, IHDR, IDAT in several
+    chunks (a 1600-px picture of many translucent lines), one zlib stream (adler32 checked by
+    zlib), rows of filter byte + RGBA; the pixels equal Pillow's reading; and every translucent
+    pixel's colour is one that cairo's unpremultiplication, (p·255 + a/2) / a, can give."""
+    import random, zlib
+    rng = random.Random(7)
+    records = [feature("LineString", [[rng.uniform(-10, 10), rng.uniform(-10, 10)] for _ in range(6)],
+                       stroke=rng.choice(["#d62728", "#1f77b4", "#2ca02c"]),
+                       **{"stroke-width": rng.uniform(1, 9), "stroke-opacity": rng.uniform(0.2, 0.9)}) for _ in range(400)]
+    image, _ = render(tmp_path, records, ["--background", "none", "--bbox", "-10,-10,10,10", "--size", "1600x1600"])
+    chunks = png_chunks((tmp_path / "out.png").read_bytes())
+    kinds = [k for k, _ in chunks]
+    assert kinds[0] == "IHDR" and kinds[-1] == "IEND" and kinds.count("IDAT") >= 2, kinds[:5]
+    ihdr = chunks[0][1]
+    assert (int.from_bytes(ihdr[:4], "big"), int.from_bytes(ihdr[4:8], "big"), *ihdr[8:]) == (1600, 1600, 8, 6, 0, 0, 0)
+    raw = zlib.decompress(b"".join(p for k, p in chunks if k == "IDAT"))
+    assert len(raw) == 1600 * (1 + 4 * 1600) and all(raw[y * 6401] == 0 for y in range(1600))
+    pixels = b"".join(raw[y * 6401 + 1:(y + 1) * 6401] for y in range(1600))
+    assert pixels == image.tobytes()
+    possible = {a: {(p * 255 + a // 2) // a for p in range(a + 1)} for a in range(1, 256)}
+    translucent = 0
+    for i in range(0, len(pixels), 4 * 97):                     # every 97th pixel
+        r, g, b, a = pixels[i:i + 4]
+        if a == 0:
+            assert (r, g, b) == (0, 0, 0)
+        elif a < 255:
+            translucent += 1
+            assert {r, g, b} <= possible[a], (r, g, b, a)
+    assert translucent > 1000
+
+
 def test_a_million_vertex_path_draws(tmp_path):
     n = 1_000_000
     coordinates = ",".join(f"[{-10 + 20 * i / n:.7f},{5 * math.sin(i / n * 40):.7f}]" for i in range(n))

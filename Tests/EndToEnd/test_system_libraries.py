@@ -30,7 +30,7 @@ def loader_log(args, stdin, what):
 ])
 def test_commands_without_geodesy_never_load_proj(args, stdin):
     log = loader_log(args, stdin, "files")
-    assert "libproj" not in log and "libcairo" not in log
+    assert "libproj" not in log and "libcairo" not in log and "libz.so" not in log and "libsqlite3" not in log
 
 
 @pytest.mark.parametrize("args", [["length"], ["area"], ["--version"]])
@@ -41,7 +41,7 @@ def test_commands_with_geodesy_load_proj_but_not_cairo(args):
 
 def test_render_loads_cairo(tmp_path):
     log = loader_log(["render", "-o", str(tmp_path / "line.png")], LINE, "files")
-    assert "libcairo" in log and "libproj" in log
+    assert "libcairo" in log and "libproj" in log and "libz.so" in log
 
 
 @pytest.mark.parametrize("function", ["hypot", "remainder", "remquo"])

@@ -2,7 +2,7 @@
 #define GEO_SYSTEM_LIBRARIES_H
 
 // How geo runs the C libraries it uses (each file says why):
-// - lazy_proj.c, lazy_cairo.c, lazy_sqlite.c: PROJ's, cairo's and SQLite's functions, each library loaded on the first
+// - lazy_proj.c, lazy_cairo.c, lazy_sqlite.c, lazy_zlib.c: PROJ's, cairo's, SQLite's and zlib's functions, each library loaded on the first
 //   call of one of them, not at every start (lazy_library.h has the mechanism);
 // - hypot.c: a fast hypot, for PROJ's geodesics;
 // - remainder.c: remainder and remquo, glibc's results bit for bit, fast for small quotients.

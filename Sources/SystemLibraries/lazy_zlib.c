@@ -1,0 +1,20 @@
+// zlib (libz), loaded on first use, so that only the commands that write PNG pictures load it:
+// see lazy_library.h. geo's PNG encoder (Drawing/PNGEncoder.swift) is its only caller; cairo,
+// which also uses zlib (through libpng), loads its own copy with RTLD_LOCAL, untouched by these.
+// The header's own export macro, set to hidden: these wrappers stay inside the executable.
+#define ZEXTERN __attribute__((visibility("hidden"))) extern
+#include <zlib.h>
+
+#include "lazy_library.h"
+
+static struct lazy_library zlib = {
+    {"libz.so.1", "libz.so"}, "zlib", "zlib1g", PTHREAD_MUTEX_INITIALIZER, NULL,
+};
+#define LAZY_LIBRARY zlib
+
+FORWARD(uLong, crc32, (uLong crc, const Bytef *buffer, uInt length), (crc, buffer, length))
+FORWARD(int, deflate, (z_streamp stream, int flush), (stream, flush))
+FORWARD(int, deflateEnd, (z_streamp stream), (stream))
+FORWARD(int, deflateInit2_, (z_streamp stream, int level, int method, int windowBits, int memLevel, int strategy,
+                             const char *version, int streamSize),
+        (stream, level, method, windowBits, memLevel, strategy, version, streamSize))

@@ -297,8 +297,7 @@ final class TileDrawing: @unchecked Sendable {
             monitor.broadcast()
             monitor.unlock()
             do throws(RunFailure) {
-                let png = try painterSetup.draw(job.tile, entries: job.count == 0 ? [] : try entries.entries(from: job.first, count: job.count),
-                                                from: entries, keepBlank: settings.empty)
+                let png = try painterSetup.draw(job.tile, first: job.first, count: job.count, from: entries, keepBlank: settings.empty)
                 monitor.lock()
                 defer { monitor.unlock() }
                 drawn += 1
@@ -345,18 +344,24 @@ final class TilePainter {
         backgroundWord = probe.word(x: 0, y: 0) ?? 0
     }
 
-    /// The tile's PNG, or nil when it shows no ink (and blank tiles are not kept).
-    func draw(_ tile: TileAddress, entries: [TileEntry], from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
+    /// Entries read at a time: a tile of a low zoom can have one for every record of the input.
+    static let block = 4096
+
+    /// The tile's PNG, drawn from its `count` entries starting at `first`, or nil when it shows
+    /// no ink (and blank tiles are not kept).
+    func draw(_ tile: TileAddress, first: Int, count: Int, from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
         let bounds = WebMercator.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
         let canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1,
                             compression: .fast)
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))
-        for entry in entries {
-            try source.feature(entry, into: &buffer)
-            buffer.withUnsafeBufferPointer { bytes in
-                DisplayList.forEachFeature(UnsafeBufferPointer(rebasing: bytes[0..<Int(entry.size)])) { _, properties, shape in
-                    painter.draw(shape, style: (try? FeatureStyle(properties: properties, stamps: stampNames)) ?? FeatureStyle())
+        for start in stride(from: first, to: first + count, by: TilePainter.block) {
+            for entry in try source.entries(from: start, count: min(TilePainter.block, first + count - start)) {
+                try source.feature(entry, into: &buffer)
+                buffer.withUnsafeBufferPointer { bytes in
+                    DisplayList.forEachFeature(UnsafeBufferPointer(rebasing: bytes[0..<Int(entry.size)])) { _, properties, shape in
+                        painter.draw(shape, style: (try? FeatureStyle(properties: properties, stamps: stampNames)) ?? FeatureStyle())
+                    }
                 }
             }
         }

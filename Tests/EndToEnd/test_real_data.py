@@ -208,3 +208,119 @@ def test_gpx_tracks_measure_and_draw(data, tmp_path):
     rc, _, err = geo("render", "-o", out_png, data / "tracks.geojsonl")
     assert rc == 0 and err == "", err
     assert ink_box(out_png) is not None
+
+
+# --- tiles of real layers: each tile is render's picture of its bounds, the pyramid is seamless ---
+
+def tile_bounds(z, x, y):
+    """W, S, E, N of XYZ tile z/x/y, from the tile scheme's formula (not geo's)."""
+    n = 2 ** z
+    lat = lambda row: math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * row / n))))
+    return x / n * 360 - 180, lat(y + 1), (x + 1) / n * 360 - 180, lat(y)
+
+
+def tile_matches_render(tile, bounds, sources, tmp_path):
+    """The largest channel difference (premultiplied) between a tile and geo render of its bounds."""
+    from PIL import Image, ImageChops
+    w, s, e, n = bounds
+    picture = tmp_path / "render-of-bounds.png"
+    rc, _, err = geo("render", "--projection", "EPSG:3857", "--bbox", f"{w!r},{s!r},{e!r},{n!r}", "--size", "256x256",
+                     "--background", "none", "-o", picture, *sources)
+    assert rc == 0, err
+
+    def premultiplied(path):
+        r, g, b, a = Image.open(path).convert("RGBA").split()
+        return Image.merge("RGBA", [ImageChops.multiply(c, a) for c in (r, g, b)] + [a])
+    return max(high for _, high in ImageChops.difference(premultiplied(tile), premultiplied(picture)).getextrema())
+
+
+def written_tiles(directory):
+    return {(int(p.parts[-3]), int(p.parts[-2]), int(p.stem)): p for p in Path(directory).glob("*/*/*.png")}
+
+
+def test_world_tiles_of_countries_and_cities_are_render_of_their_bounds(data, tmp_path):
+    """Natural Earth's countries (with Antarctica, Fiji and Russia across ±180) and cities, as
+    ogr2ogr writes them: all 16 tiles of zoom 2 are written, each render's picture of its bounds
+    within 2 levels, and zoom 0's one tile reaches from the top to the bottom (Antarctica)."""
+    from PIL import Image
+    sources = [data / "countries.geojsonl", data / "cities.geojsonl"]
+    rc, _, err = geo("tiles", "--zoom", "0-2", "-o", tmp_path / "world", *sources)
+    assert rc == 0 and err == "", err
+    found = written_tiles(tmp_path / "world")
+    assert sorted(k for k in found if k[0] == 2) == [(2, x, y) for x in range(4) for y in range(4)]
+    for key in [(0, 0, 0)] + [k for k in sorted(found) if k[0] == 2]:
+        difference = tile_matches_render(found[key], tile_bounds(*key), sources, tmp_path)
+        assert difference <= 2, f"tile {key} differs from render of its bounds by {difference}"
+    alpha = Image.open(found[(0, 0, 0)]).getchannel("A")
+    assert alpha.getbbox()[1] < 40 and alpha.getbbox()[3] == 256, alpha.getbbox()
+
+
+def test_a_gpx_track_at_zoom_15_is_continuous_and_where_pyproj_puts_it(data, tmp_path):
+    """A GPX track (gpxpy's korita-zbevnica, through ogr2ogr) at zoom 15, where its 2-px line
+    crosses dozens of tiles: every vertex's pixel (pyproj's Web Mercator) is inked in its tile,
+    each tile equals render of its bounds, and the tiles under each track's vertices are
+    connected through written tiles (no tile missing along the way)."""
+    from PIL import Image
+    from pyproj import Transformer
+    mercator = Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
+    track = data / "tracks.geojsonl"
+    rc, _, err = geo("tiles", "--zoom", "15", "-o", tmp_path / "track", track)
+    assert rc == 0 and err == "", err
+    found = written_tiles(tmp_path / "track")
+    assert len(found) >= 10, len(found)
+    half, world = 20037508.342789244, 256 * 2 ** 15
+    keys = set(found)
+
+    def component(start):
+        seen, stack = set(), [start]
+        while stack:
+            z, x, y = stack.pop()
+            if (z, x, y) not in seen:
+                seen.add((z, x, y))
+                stack += [(z, x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (z, x + dx, y + dy) in keys]
+        return seen
+
+    tracks = 0
+    for line in track.read_text().splitlines():
+        visited = []
+        for part in json.loads(line)["geometry"]["coordinates"]:
+            for lon, lat in part:
+                mx, my = mercator.transform(lon, lat)
+                gx, gy = (mx + half) / (2 * half) * world, (half - my) / (2 * half) * world
+                key = (15, int(gx // 256), int(gy // 256))
+                assert key in found, f"no tile {key} under the vertex {lon},{lat}"
+                visited.append(key)
+                alpha = Image.open(found[key]).getchannel("A")
+                near = [alpha.getpixel((min(255, max(0, int(gx % 256) + dx)), min(255, max(0, int(gy % 256) + dy))))
+                        for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+                assert max(near) > 128, (lon, lat, key, near)
+        if visited:             # one track (a GPX file may hold several, apart): its tiles are connected
+            tracks += 1
+            assert set(visited) <= component(visited[0]), "a track's tiles are cut apart"
+    assert tracks == 3
+    for key in sorted(found)[::4]:
+        assert tile_matches_render(found[key], tile_bounds(*key), [track], tmp_path) <= 2, key
+
+
+def test_borough_tiles_in_mbtiles_read_by_gdal(data, tmp_path):
+    """New York's boroughs (reprojected by ogr2ogr) at zooms 9-11 in an MBTiles file: the
+    metadata's bounds are the boroughs' own, and gdalinfo reads the file as a raster over them."""
+    out = tmp_path / "nyc.mbtiles"
+    rc, _, err = geo("tiles", "--zoom", "9-11", "-o", out, data / "nybb.geojsonl")
+    assert rc == 0 and err == "", err
+    info = json.loads(subprocess.run(["gdalinfo", "-json", str(out)], capture_output=True, text=True, check=True).stdout)
+    assert info["driverShortName"] == "MBTiles"
+    corners = info["wgs84Extent"]["coordinates"][0]
+    lons, lats = [c[0] for c in corners], [c[1] for c in corners]
+    positions = [p for line in (data / "nybb.geojsonl").read_text().splitlines()
+                 for polygon in json.loads(line)["geometry"]["coordinates"] for ring in polygon for p in ring]
+    west, east = min(p[0] for p in positions), max(p[0] for p in positions)
+    south, north = min(p[1] for p in positions), max(p[1] for p in positions)
+    pixel = 360 / (256 * 2 ** 11)       # GDAL snaps the extent to the pixels of the deepest zoom
+    assert all(math.isclose(a, b, abs_tol=pixel) for a, b in
+               zip((min(lons), min(lats), max(lons), max(lats)), (west, south, east, north))), (corners, (west, south, east, north))
+    import sqlite3
+    with sqlite3.connect(out) as db:
+        bounds = dict(db.execute("SELECT name, value FROM metadata")).get("bounds")
+    assert [float(v) for v in bounds.split(",")] == pytest.approx([west, south, east, north], abs=1e-7), bounds
+    assert max(lons) - min(lons) < 1 and max(lats) - min(lats) < 1, "the extent is the boroughs', not the world"

@@ -10,8 +10,10 @@ import CZlib
 /// bench/tiles.py corpus), and at level 6 a rendered picture comes out smaller than cairo's too
 /// (11.3 KB against 12.3 KB for a 1024×768 line on white): lines on a transparent or plain
 /// background are long runs of equal pixels, which deflate finds without filters, while the
-/// Sub and Up filters turn antialiased edges into noise (measured: 8 % and 30 % larger). The colours are cairo's own unpremultiplication, rounding included, so a
-/// decoded picture is the same pixel for pixel as cairo's writer made it.
+/// Sub and Up filters turn antialiased edges into noise (measured: on that picture at level 6,
+/// Sub 16 % and Up 34 % larger; Up 44 % larger on tiles). The colours are cairo's own
+/// unpremultiplication, rounding included, so a decoded picture is the same pixel for pixel as
+/// cairo's writer made it.
 enum PNGEncoder {
     static let chunk = 1 << 18
 

@@ -1,6 +1,7 @@
 // zlib (libz), loaded on first use, so that only the commands that write PNG pictures load it:
-// see lazy_library.h. geo's PNG encoder (Drawing/PNGEncoder.swift) is its only caller; cairo,
-// which also uses zlib (through libpng), loads its own copy with RTLD_LOCAL, untouched by these.
+// see lazy_library.h. geo's PNG encoder (Drawing/PNGEncoder.swift) is its only caller. cairo's
+// libpng, which uses zlib too, binds to libz itself: these wrappers are hidden, so no call of
+// libpng's ever reaches them.
 // The header's own export macro, set to hidden: these wrappers stay inside the executable.
 #define ZEXTERN __attribute__((visibility("hidden"))) extern
 #include <zlib.h>

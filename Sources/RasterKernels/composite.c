@@ -6,15 +6,15 @@ static inline uint32_t scale(uint32_t x, uint32_t y) {
     return (product + (product >> 8)) >> 8;
 }
 
-void geo_composite_coverage(uint8_t *coverage, const int32_t *touched, long count, uint32_t *pixels, uint32_t colour) {
+void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels, uint32_t colour) {
     enum { ahead = 12 };  // iterations: enough to cover a miss to memory at a few ns an iteration
     const uint32_t alpha = colour >> 24, red = (colour >> 16) & 0xFF, green = (colour >> 8) & 0xFF, blue = colour & 0xFF;
     const uint32_t solid = 0xFF000000u | (colour & 0xFFFFFFu);
     for (long slot = 0; slot < count; slot++) {
-        if (slot + ahead < count) __builtin_prefetch(pixels + touched[slot + ahead], 1);
-        const int32_t index = touched[slot];
-        const uint32_t a = scale(alpha, coverage[index]);  // the source's alpha at this pixel
-        coverage[index] = 0;
+        if (slot + ahead < count) __builtin_prefetch(pixels + touched[slot + ahead].pixel, 1);
+        const int32_t index = touched[slot].pixel, cell = touched[slot].cell;
+        const uint32_t a = scale(alpha, coverage[cell]);  // the source's alpha at this pixel
+        coverage[cell] = 0;
         if (a == 255) {
             pixels[index] = solid;
             continue;

@@ -19,14 +19,15 @@ void geo_cover_table_fill(struct geo_cover_table *table, double half) {
 
 static void grow(struct geo_touched *touched) {
     long capacity = touched->capacity ? 2 * touched->capacity : 4096;
-    int32_t *items = realloc(touched->items, capacity * sizeof *items);
+    struct geo_touched_pixel *items = realloc(touched->items, capacity * sizeof *items);
     if (!items) abort();  // as Swift does when an allocation fails
     touched->items = items;
     touched->capacity = capacity;
 }
 
 void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
-                   double length, const struct geo_cover_table *table, int32_t base, struct geo_touched *touched) {
+                   double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
+                   struct geo_touched *touched) {
     const double scale = table->scale;
     for (long column = first; column <= last; column++, along += ux, across -= uy) {
         const double beyond = along < 0 ? -along : along > length ? along - length : 0;
@@ -37,7 +38,7 @@ void geo_cover_row(uint8_t *cells, long first, long last, double along, double a
         if (value <= old) continue;
         if (old == 0) {
             if (touched->count == touched->capacity) grow(touched);
-            touched->items[touched->count++] = base + (int32_t)column;
+            touched->items[touched->count++] = (struct geo_touched_pixel){cellBase + (int32_t)column, pixelBase + (int32_t)column};
         }
         cells[column] = value;
     }

@@ -7,9 +7,16 @@
 // prefetches the scattered pixels it is about to blend (Swift cannot say that), and the coverage
 // loop is a few multiplications and a table lookup a pixel.
 
-/// The pixels a line covers, each once: indices into the picture, in a buffer that grows.
+/// A pixel a line covers: its index in the drawing thread's coverage (which holds only that
+/// thread's rows) and in the picture.
+struct geo_touched_pixel {
+    int32_t cell;
+    int32_t pixel;
+};
+
+/// The pixels a line covers, each once, in a buffer that grows.
 struct geo_touched {
-    int32_t *items;
+    struct geo_touched_pixel *items;
     long count;
     long capacity;
 };
@@ -33,15 +40,17 @@ void geo_cover_table_fill(struct geo_cover_table *table, double half);
 /// row, 0-255), whose first centre lies `along` the segment from its start and `across` it,
 /// each next one `ux` further along and `uy` less across, get the coverage `table` gives their
 /// distance from the segment (`length` long, round ends) where it exceeds theirs; a pixel
-/// covered for the first time is added to `touched` as `base` + its column.
+/// covered for the first time is added to `touched` as `cellBase` + its column in the coverage,
+/// `pixelBase` + its column in the picture.
 void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
-                   double length, const struct geo_cover_table *table, int32_t base, struct geo_touched *touched);
+                   double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
+                   struct geo_touched *touched);
 
-/// Lays a line's coverage onto the picture, source over: for each of the `count` pixel indices
-/// in `touched`, `pixels[index]` (premultiplied ARGB32) gets `colour` (unpremultiplied
-/// 0xAARRGGBB) at `coverage[index]`/255 of its alpha, and `coverage[index]` is cleared. The
+/// Lays a line's coverage onto the picture, source over: for each of the `count` pixels in
+/// `touched`, `pixels[pixel]` (premultiplied ARGB32) gets `colour` (unpremultiplied
+/// 0xAARRGGBB) at `coverage[cell]`/255 of its alpha, and `coverage[cell]` is cleared. The
 /// pixels of a line are scattered over a picture too large for the caches: each is asked for a
 /// few iterations before it is needed.
-void geo_composite_coverage(uint8_t *coverage, const int32_t *touched, long count, uint32_t *pixels, uint32_t colour);
+void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels, uint32_t colour);
 
 #endif

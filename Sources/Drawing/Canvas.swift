@@ -43,13 +43,11 @@ public final class Canvas {
     public let width: Int
     public let height: Int
     public let format: ImageFormat
-    private let surface: OpaquePointer
-    private let cairo: OpaquePointer
+    /// The surface, the cairo context and the lines queued for geo's rasterizer: every cairo
+    /// call goes through it.
+    let gate: CairoGate
     private let sink: Sink
     private var stamps: [String: Stamp] = [:]
-    /// Lines queued for geo's rasterizer (PNG): drawn before anything cairo draws.
-    private var lines: LineRasterizer?
-    private let threads: Int
     private let compression: PNGCompression
 
     /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
@@ -59,11 +57,11 @@ public final class Canvas {
                 compression: PNGCompression = .compact) {
         self.format = format
         self.compression = compression
-        self.threads = threads
         self.width = width
         self.height = height
         sink = Sink(fd: fd)
         let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let surface: OpaquePointer
         switch format {
         case .png:
             surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
@@ -73,16 +71,13 @@ public final class Canvas {
             surface = cairo_svg_surface_create_for_stream(Sink.write, closure, Double(width), Double(height))
             cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
         }
-        cairo = cairo_create(surface)
-        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
-        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
-        cairo_set_antialias(cairo, antialiasing == .fast ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD)
-    }
-
-    deinit {
-        cairo_destroy(cairo)
-        cairo_surface_destroy(surface)
+        gate = CairoGate(surface: surface, width: width, height: height, threads: threads)
+        gate.draw { cairo in
+            cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+            cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+            cairo_set_antialias(cairo, antialiasing == .fast ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD)
+        }
     }
 
     /// The widest stroke that can still change the picture: wider ones look the same.
@@ -103,27 +98,27 @@ public final class Canvas {
 
     /// Draws what follows on a layer of its own, until `endLayer`.
     public func beginLayer() {
-        drawQueuedLines()
-        cairo_push_group(cairo)
+        gate.draw { cairo_push_group($0) }
     }
 
     /// Lays the layer begun last onto the picture, after drawing `under` beneath it.
     public func endLayer(under: () throws -> Void) rethrows {
-        drawQueuedLines()
-        let layer = cairo_pop_group(cairo)!
+        let layer = gate.draw { cairo_pop_group($0)! }
         defer { cairo_pattern_destroy(layer) }
         try under()
-        drawQueuedLines()
-        cairo_set_source(cairo, layer)
-        cairo_paint(cairo)
+        gate.draw { cairo in
+            cairo_set_source(cairo, layer)
+            cairo_paint(cairo)
+        }
     }
 
     // MARK: Drawing
 
     public func fillBackground(_ colour: Colour) {
-        drawQueuedLines()
-        setColour(colour)
-        cairo_paint(cairo)
+        gate.draw { cairo in
+            Canvas.setColour(colour, on: cairo)
+            cairo_paint(cairo)
+        }
     }
 
     /// Strokes a line through `points` in one colour: on a PNG canvas, lines up to
@@ -132,44 +127,39 @@ public final class Canvas {
     public func stroke(_ points: [Pixel], colour: Colour, width: Double) {
         guard width > 0, colour.alpha > 0 else { return }
         let pieces = clipLine(points)
-        if width <= LineRasterizer.widest, pixelTarget() != nil {
-            if lines == nil { lines = LineRasterizer(width: self.width, height: self.height, threads: threads) }
+        if gate.queue(pieces, lineWidth: width, colour: colour) { return }
+        gate.draw { cairo in
             for piece in pieces where piece.count > 0 {
-                lines!.add(piece, lineWidth: width, merge: Canvas.merge, colour: colour)
+                Canvas.addLine(piece, to: cairo)
             }
-            if lines!.isFull { drawQueuedLines() }
-            return
+            Canvas.setColour(colour, on: cairo)
+            cairo_set_line_width(cairo, min(width, widestStroke))
+            cairo_stroke(cairo)
         }
-        drawQueuedLines()
-        for piece in pieces where piece.count > 0 {
-            addLine(piece)
-        }
-        setColour(colour)
-        cairo_set_line_width(cairo, min(width, widestStroke))
-        cairo_stroke(cairo)
     }
 
     /// Strokes a line whose colour ramps from `from` at `ramp[0]` to `to` at 1, `ramp` giving
     /// for each point the fraction of the ramp reached there.
     public func strokeGradient(_ points: [Pixel], ramp: [Double], from: Colour, to: Colour, width: Double) {
         guard width > 0, points.count > 1 else { return }
-        drawQueuedLines()
-        cairo_set_line_width(cairo, min(width, widestStroke))
-        for index in 1..<points.count {
-            let a = points[index - 1], b = points[index]
-            for piece in clipLine([a, b]) where piece.count > 1 {
-                let pattern = cairo_pattern_create_linear(a.x, a.y, b.x, b.y)!
-                addStop(pattern, 0, from.mixed(with: to, ramp[index - 1]))
-                addStop(pattern, 1, from.mixed(with: to, ramp[index]))
-                addLine(piece)
-                cairo_set_source(cairo, pattern)
-                cairo_stroke(cairo)
-                cairo_pattern_destroy(pattern)
+        gate.draw { cairo in
+            cairo_set_line_width(cairo, min(width, widestStroke))
+            for index in 1..<points.count {
+                let a = points[index - 1], b = points[index]
+                for piece in clipLine([a, b]) where piece.count > 1 {
+                    let pattern = cairo_pattern_create_linear(a.x, a.y, b.x, b.y)!
+                    Canvas.addStop(pattern, 0, from.mixed(with: to, ramp[index - 1]))
+                    Canvas.addStop(pattern, 1, from.mixed(with: to, ramp[index]))
+                    Canvas.addLine(piece, to: cairo)
+                    cairo_set_source(cairo, pattern)
+                    cairo_stroke(cairo)
+                    cairo_pattern_destroy(pattern)
+                }
             }
         }
     }
 
-    private func addStop(_ pattern: OpaquePointer, _ offset: Double, _ colour: Colour) {
+    private static func addStop(_ pattern: OpaquePointer, _ offset: Double, _ colour: Colour) {
         cairo_pattern_add_color_stop_rgba(pattern, offset, Double(colour.red) / 255, Double(colour.green) / 255,
                                           Double(colour.blue) / 255, Double(colour.alpha) / 255)
     }
@@ -178,122 +168,104 @@ public final class Canvas {
     /// clockwise (`oriented`), so that holes are holes and touching parts join without a seam.
     public func fill(_ rings: [[Pixel]], colour: Colour) {
         guard colour.alpha > 0 else { return }
-        drawQueuedLines()
-        for ring in rings where ring.count > 2 {
-            let clipped = clipRing(ring)
-            guard clipped.count > 2 else { continue }
-            addLine(clipped)
-            cairo_close_path(cairo)
+        gate.draw { cairo in
+            for ring in rings where ring.count > 2 {
+                let clipped = clipRing(ring)
+                guard clipped.count > 2 else { continue }
+                Canvas.addLine(clipped, to: cairo)
+                cairo_close_path(cairo)
+            }
+            Canvas.setColour(colour, on: cairo)
+            cairo_fill(cairo)
         }
-        setColour(colour)
-        cairo_fill(cairo)
     }
 
     /// A marker for a point: a disc of `radius` pixels in `colour`, ringed in white.
     public func marker(at point: Pixel, radius: Double, colour: Colour) {
         let box = guardBox
         guard point.x > box.minX, point.x < box.maxX, point.y > box.minY, point.y < box.maxY else { return }
-        drawQueuedLines()
-        cairo_new_path(cairo)
-        cairo_arc(cairo, point.x, point.y, radius, 0, 2 * .pi)
-        setColour(colour)
-        cairo_fill_preserve(cairo)
-        cairo_set_source_rgba(cairo, 1, 1, 1, Double(colour.alpha) / 255)
-        cairo_set_line_width(cairo, max(1, radius / 4))
-        cairo_stroke(cairo)
+        gate.draw { cairo in
+            cairo_new_path(cairo)
+            cairo_arc(cairo, point.x, point.y, radius, 0, 2 * .pi)
+            Canvas.setColour(colour, on: cairo)
+            cairo_fill_preserve(cairo)
+            cairo_set_source_rgba(cairo, 1, 1, 1, Double(colour.alpha) / 255)
+            cairo_set_line_width(cairo, max(1, radius / 4))
+            cairo_stroke(cairo)
+        }
     }
 
     /// GMSTextureStyle: the stamp tiled along the line, its width scaled to the stroke's, its
     /// top towards where the line goes.
     public func strokeTexture(_ points: [Pixel], stamp name: String, width: Double) {
         guard let stamp = stamps[name], width > 0, points.count > 1 else { return }
-        drawQueuedLines()
         let width = min(width, widestStroke)
         let scale = width / stamp.width
-        cairo_set_line_width(cairo, width)
-        cairo_save(cairo)
-        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
-        var along = 0.0
-        for index in 1..<points.count {
-            let a = points[index - 1], b = points[index]
-            let length = hypot(b.x - a.x, b.y - a.y)
-            defer { along += length }
-            guard length > 0 else { continue }
-            let d = Pixel((b.x - a.x) / length, (b.y - a.y) / length), n = Pixel(-d.y, d.x)
-            // Image (u, v) → picture: across the stroke by u, along it by (height − v), tiles
-            // continuing from the start of the line.
-            let phase = (stamp.height * scale - along.truncatingRemainder(dividingBy: stamp.height * scale))
-            var toPicture = cairo_matrix_t(xx: n.x * scale, yx: n.y * scale, xy: -d.x * scale, yy: -d.y * scale,
-                                           x0: a.x + d.x * phase - n.x * width / 2, y0: a.y + d.y * phase - n.y * width / 2)
-            guard cairo_matrix_invert(&toPicture) == CAIRO_STATUS_SUCCESS else { continue }
-            for piece in clipLine([a, b]) where piece.count > 1 {
-                let pattern = cairo_pattern_create_for_surface(stamp.surface)!
-                cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
-                cairo_pattern_set_matrix(pattern, &toPicture)
-                addLine(piece)
-                cairo_set_source(cairo, pattern)
-                cairo_stroke(cairo)
-                cairo_pattern_destroy(pattern)
+        gate.draw { cairo in
+            cairo_set_line_width(cairo, width)
+            cairo_save(cairo)
+            cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+            var along = 0.0
+            for index in 1..<points.count {
+                let a = points[index - 1], b = points[index]
+                let length = hypot(b.x - a.x, b.y - a.y)
+                defer { along += length }
+                guard length > 0 else { continue }
+                let d = Pixel((b.x - a.x) / length, (b.y - a.y) / length), n = Pixel(-d.y, d.x)
+                // Image (u, v) → picture: across the stroke by u, along it by (height − v), tiles
+                // continuing from the start of the line.
+                let phase = (stamp.height * scale - along.truncatingRemainder(dividingBy: stamp.height * scale))
+                var toPicture = cairo_matrix_t(xx: n.x * scale, yx: n.y * scale, xy: -d.x * scale, yy: -d.y * scale,
+                                               x0: a.x + d.x * phase - n.x * width / 2, y0: a.y + d.y * phase - n.y * width / 2)
+                guard cairo_matrix_invert(&toPicture) == CAIRO_STATUS_SUCCESS else { continue }
+                for piece in clipLine([a, b]) where piece.count > 1 {
+                    let pattern = cairo_pattern_create_for_surface(stamp.surface)!
+                    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+                    cairo_pattern_set_matrix(pattern, &toPicture)
+                    Canvas.addLine(piece, to: cairo)
+                    cairo_set_source(cairo, pattern)
+                    cairo_stroke(cairo)
+                    cairo_pattern_destroy(pattern)
+                }
             }
+            cairo_restore(cairo)
         }
-        cairo_restore(cairo)
     }
 
     /// GMSSpriteStyle: the stamp at its own size, repeated along the line a stamp's height apart,
     /// centred on it and turned with it (its top towards where the line goes).
     public func strokeSprite(_ points: [Pixel], stamp name: String) {
         guard let stamp = stamps[name], points.count > 1 else { return }
-        drawQueuedLines()
         var next = stamp.height / 2, along = 0.0
         let box = guardBox
-        for index in 1..<points.count {
-            let a = points[index - 1], b = points[index]
-            let length = hypot(b.x - a.x, b.y - a.y)
-            guard length > 0 else { continue }
-            while next <= along + length {
-                let t = (next - along) / length
-                let p = Pixel(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
-                next += stamp.height
-                guard p.x > box.minX, p.x < box.maxX, p.y > box.minY, p.y < box.maxY else {
-                    // Far off the picture: skip ahead instead of stepping through every stamp.
-                    let skipped = ((along + length - next) / stamp.height).rounded(.down)
-                    if skipped > 0 { next += skipped * stamp.height }
-                    continue
+        gate.draw { cairo in
+            for index in 1..<points.count {
+                let a = points[index - 1], b = points[index]
+                let length = hypot(b.x - a.x, b.y - a.y)
+                guard length > 0 else { continue }
+                while next <= along + length {
+                    let t = (next - along) / length
+                    let p = Pixel(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
+                    next += stamp.height
+                    guard p.x > box.minX, p.x < box.maxX, p.y > box.minY, p.y < box.maxY else {
+                        // Far off the picture: skip ahead instead of stepping through every stamp.
+                        let skipped = ((along + length - next) / stamp.height).rounded(.down)
+                        if skipped > 0 { next += skipped * stamp.height }
+                        continue
+                    }
+                    cairo_save(cairo)
+                    cairo_translate(cairo, p.x, p.y)
+                    cairo_rotate(cairo, atan2(b.y - a.y, b.x - a.x) + .pi / 2)
+                    cairo_set_source_surface(cairo, stamp.surface, -stamp.width / 2, -stamp.height / 2)
+                    cairo_paint(cairo)
+                    cairo_restore(cairo)
                 }
-                cairo_save(cairo)
-                cairo_translate(cairo, p.x, p.y)
-                cairo_rotate(cairo, atan2(b.y - a.y, b.x - a.x) + .pi / 2)
-                cairo_set_source_surface(cairo, stamp.surface, -stamp.width / 2, -stamp.height / 2)
-                cairo_paint(cairo)
-                cairo_restore(cairo)
+                along += length
             }
-            along += length
         }
     }
 
-    /// The pixels cairo draws into now (the picture, or the layer begun last), when they are
-    /// an image of the picture's size that geo can write into directly; nil for PDF and SVG.
-    private func pixelTarget() -> (surface: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>)? {
-        guard format == .png, let target = cairo_get_group_target(cairo),
-              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
-              Int(cairo_image_surface_get_width(target)) == width, Int(cairo_image_surface_get_height(target)) == height
-        else { return nil }
-        var offsetX = 0.0, offsetY = 0.0
-        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
-        guard offsetX == 0, offsetY == 0 else { return nil }
-        cairo_surface_flush(target)
-        guard let data = cairo_image_surface_get_data(target), Int(cairo_image_surface_get_stride(target)) == 4 * width else { return nil }
-        return (target, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self))
-    }
-
-    /// Draws the lines queued for geo's rasterizer: whatever cairo does next goes over them.
-    private func drawQueuedLines() {
-        guard let lines, !lines.isEmpty, let target = pixelTarget() else { return }
-        lines.flush(onto: target.pixels)
-        cairo_surface_mark_dirty_rectangle(target.surface, 0, 0, Int32(width), Int32(height))
-    }
-
-    private func setColour(_ colour: Colour) {
+    private static func setColour(_ colour: Colour, on cairo: OpaquePointer) {
         cairo_set_source_rgba(cairo, Double(colour.red) / 255, Double(colour.green) / 255,
                               Double(colour.blue) / 255, Double(colour.alpha) / 255)
     }
@@ -304,7 +276,7 @@ public final class Canvas {
     /// faster.
     static let merge = 0.125
 
-    private func addLine(_ points: [Pixel]) {
+    private static func addLine(_ points: [Pixel], to cairo: OpaquePointer) {
         var last = points[0]
         cairo_move_to(cairo, last.x, last.y)
         if points.count == 1 {
@@ -326,21 +298,15 @@ public final class Canvas {
     /// Ends the picture and writes what is still to be written (all of a PNG); throws the
     /// write's failure.
     public func finish() throws(DrawingError) {
-        drawQueuedLines()
         switch format {
         case .png:
-            cairo_surface_flush(surface)
-            let status = cairo_surface_status(surface)
-            guard status == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
-                throw DrawingError(String(cString: cairo_status_to_string(status)))
+            try gate.withPicture { (pixels, rowWords, status) throws(DrawingError) in
+                guard let pixels else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
+                try PNGEncoder.encode(pixels, width: width, height: height, rowWords: rowWords, level: compression.zlibLevel, into: sink)
             }
-            let rowWords = Int(cairo_image_surface_get_stride(surface)) / 4
-            try PNGEncoder.encode(UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self), width: width, height: height,
-                                  rowWords: rowWords, level: compression.zlibLevel, into: sink)
         case .pdf, .svg:
-            cairo_surface_finish(surface)
+            let status = gate.finishDocument()
             if let error = sink.failure { throw DrawingError(String(cString: strerror(error))) }
-            let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
         }
     }
@@ -351,35 +317,24 @@ public final class Canvas {
     /// The premultiplied ARGB word of a pixel of a PNG canvas, as cairo holds it.
     public func word(x: Int, y: Int) -> UInt32? {
         guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
-        drawQueuedLines()
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        return (data + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        return gate.withPicture { pixels, rowWords, _ in pixels.map { $0[y * rowWords + x] } }
     }
 
     /// Whether every pixel of a PNG canvas holds `word` (a tile with no ink is all background).
     public func isUniform(_ word: UInt32) -> Bool {
         guard format == .png else { return false }
-        drawQueuedLines()
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return false }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        for row in 0..<height {
-            let words = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<width where words[column] != word { return false }
+        return gate.withPicture { pixels, rowWords, _ in
+            guard let pixels else { return false }
+            for row in 0..<height {
+                for column in 0..<width where pixels[row * rowWords + column] != word { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// The colour of a pixel of a PNG canvas (tests), unpremultiplied.
     public func pixel(x: Int, y: Int) -> Colour? {
-        guard format == .png, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
-        drawQueuedLines()
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return nil }
-        let word = (data + y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        guard let word = word(x: x, y: y) else { return nil }
         let alpha = UInt8(word >> 24)
         func channel(_ shift: UInt32) -> UInt8 {
             alpha == 0 ? 0 : UInt8(min(255, (Double((word >> shift) & 0xFF) * 255 / Double(alpha)).rounded()))

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCairo
+import Styles
+
+/// A canvas's only way to cairo: it owns the surface and the cairo context, and every cairo
+/// call goes through `draw`, which first draws the lines queued for geo's rasterizer. So the
+/// picture is drawn in the order the canvas was asked, as if cairo had drawn every line itself,
+/// and a drawing method added later cannot forget to keep that order.
+///
+/// Lines are queued only while geo can draw them exactly where cairo would and as cairo would
+/// lay them (`directTarget`): onto an image of the picture's size with no device offset, no
+/// clip, the OVER operator and the identity matrix. In any other state they go to cairo.
+final class CairoGate {
+    let width: Int
+    let height: Int
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+    private let threads: Int
+    private var lines: LineRasterizer?
+    /// `directTarget`'s answer, kept until the next call through the gate (only those change
+    /// cairo's state); `.unknown` after one.
+    private var target: TargetState = .unknown
+
+    private enum TargetState {
+        case unknown, none
+        case image(surface: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>)
+    }
+
+    /// Takes over `surface` (an image surface can have lines drawn by geo; others never).
+    init(surface: OpaquePointer, width: Int, height: Int, threads: Int) {
+        self.surface = surface
+        self.width = width
+        self.height = height
+        self.threads = threads
+        context = cairo_create(surface)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Runs `body` with the cairo context, once the queued lines are drawn.
+    func draw<T, Failure: Error>(_ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+        drawQueuedLines()
+        defer { target = .unknown }
+        return try body(context)
+    }
+
+    /// Queues `pieces` (one line cut by clipping) for geo's rasterizer, when it can draw them
+    /// (see the type); false when they must go to cairo.
+    func queue(_ pieces: [[Pixel]], lineWidth: Double, colour: Colour) -> Bool {
+        guard lineWidth <= LineRasterizer.widest, directTarget() != nil else { return false }
+        if lines == nil { lines = LineRasterizer(width: width, height: height, threads: threads) }
+        for piece in pieces where !piece.isEmpty {
+            lines!.add(piece, lineWidth: lineWidth, merge: Canvas.merge, colour: colour)
+        }
+        if lines!.isFull { drawQueuedLines() }
+        return true
+    }
+
+    /// Runs `body` with the finished picture's pixels (premultiplied ARGB32 as cairo holds them,
+    /// rows `rowWords` apart), or nil and cairo's status when the surface has failed or is not
+    /// an image.
+    func withPicture<T, Failure: Error>(_ body: (UnsafePointer<UInt32>?, _ rowWords: Int, cairo_status_t) throws(Failure) -> T)
+        throws(Failure) -> T {
+        try draw { (_) throws(Failure) in
+            cairo_surface_flush(surface)
+            let status = cairo_surface_status(surface)
+            guard status == CAIRO_STATUS_SUCCESS, cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE,
+                  let data = cairo_image_surface_get_data(surface)
+            else { return try body(nil, 0, status) }
+            return try body(UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                            Int(cairo_image_surface_get_stride(surface)) / 4, status)
+        }
+    }
+
+    /// Ends a streamed document (PDF, SVG): cairo writes what it still holds.
+    func finishDocument() -> cairo_status_t {
+        draw { _ in
+            cairo_surface_finish(surface)
+            return cairo_surface_status(surface)
+        }
+    }
+
+    /// The pixels cairo draws into now (the picture, or the layer begun last), when geo can write
+    /// lines into them as cairo would (see the type); nil otherwise.
+    private func directTarget() -> UnsafeMutablePointer<UInt32>? {
+        switch target {
+        case .image(_, let pixels): return pixels
+        case .none: return nil
+        case .unknown:
+            target = findTarget()
+            if case .image(_, let pixels) = target { return pixels }
+            return nil
+        }
+    }
+
+    private func findTarget() -> TargetState {
+        guard cairo_get_operator(context) == CAIRO_OPERATOR_OVER, hasIdentityMatrix, hasNoClip,
+              let group = cairo_get_group_target(context), cairo_surface_get_type(group) == CAIRO_SURFACE_TYPE_IMAGE,
+              Int(cairo_image_surface_get_width(group)) == width, Int(cairo_image_surface_get_height(group)) == height
+        else { return .none }
+        var offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_offset(group, &offsetX, &offsetY)
+        guard offsetX == 0, offsetY == 0 else { return .none }
+        cairo_surface_flush(group)
+        guard let data = cairo_image_surface_get_data(group), Int(cairo_image_surface_get_stride(group)) == 4 * width
+        else { return .none }
+        return .image(surface: group, pixels: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self))
+    }
+
+    private var hasIdentityMatrix: Bool {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(context, &matrix)
+        return matrix.xx == 1 && matrix.yy == 1 && matrix.xy == 0 && matrix.yx == 0 && matrix.x0 == 0 && matrix.y0 == 0
+    }
+
+    /// No clip, or one that is a rectangle holding the whole picture (what cairo reports with
+    /// none).
+    private var hasNoClip: Bool {
+        guard let list = cairo_copy_clip_rectangle_list(context) else { return false }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1 else { return false }
+        let box = list.pointee.rectangles[0]
+        return box.x <= 0 && box.y <= 0 && box.x + box.width >= Double(width) && box.y + box.height >= Double(height)
+    }
+
+    private func drawQueuedLines() {
+        guard let lines, !lines.isEmpty else { return }
+        guard case .image(let group, let pixels) = target else {
+            // Lines are queued only with a target known, and the state cannot change until a
+            // call through the gate, which draws them first.
+            preconditionFailure("lines queued with no pixels to draw them into")
+        }
+        lines.flush(onto: pixels)
+        cairo_surface_mark_dirty_rectangle(group, 0, 0, Int32(width), Int32(height))
+    }
+
+    /// Cells of coverage the rasterizer's threads hold (tests: one picture's worth).
+    var rasterizerCells: Int { lines?.cells ?? 0 }
+}

@@ -109,7 +109,7 @@ let package = Package(
         // libFuzzer harnesses (fuzz/run.sh), and in an ordinary build the replayer of saved inputs.
         // They reach the commands through Dispatcher.builtins, so a new command is fuzzed too.
         .executableTarget(name: "geo-fuzz", dependencies: [
-            "GeoDispatcher", "CommandKit", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine",
+            "GeoDispatcher", "CommandKit", "Records", "JSONBytes", "GeoJSON", "Polyline", "GeoCommandLine", "Drawing", "Styles",
         ], path: "Sources/GeoFuzz"),
 
         // SwiftPM command plugins that regenerate the checked-in man pages and completions.
@@ -123,7 +123,7 @@ let package = Package(
                 dependencies: ["geo"]),
 
         .testTarget(name: "GeoTests", dependencies: [
-            "CProj", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
+            "CProj", "CCairo", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
             "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand",
         ]),

@@ -3,9 +3,10 @@
 #
 #   fuzz/run.sh [SECONDS] [HARNESS...]     default: 600 s each, every harness
 #
-# Harnesses (Sources/GeoFuzz/Harnesses.swift): scanner (JSON scanner + GeoJSON reader),
-# polyline (decoder, round trip), arguments (every command's parsing and validation), records
-# (every command's record handler over a whole input). Corpora grow in fuzz/corpus/HARNESS
+# Harnesses (Sources/GeoFuzz/Harnesses.swift, listed by `geo-fuzz --list`): scanner (JSON
+# scanner + GeoJSON reader), polyline (decoder, round trip), arguments (every command's parsing
+# and validation), records (every command's record handler over a whole input), rasterizer (the
+# canvas and its line rasterizer on extreme coordinates, one thread against several). Corpora grow in fuzz/corpus/HARNESS
 # (not committed), seeded from fuzz/seeds/HARNESS. A crashing input is copied to
 # Tests/Corpus/fuzz-regressions/HARNESS/, which the test suite replays (Tests/EndToEnd/test_hostile.py):
 # fix the bug, keep the input. The last line per harness says how many executions ran.
@@ -14,12 +15,15 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(scanner polyline arguments records)
 
 # --disable-dead-strip: the linker would otherwise drop the coverage counters libFuzzer needs.
 swift build -c release --sanitize fuzzer --sanitize address --disable-dead-strip -Xswiftc -DFUZZING \
     --product geo-fuzz --build-path .build/fuzz 2>&1 | grep -v "Cannot export local symbol" | tail -1
 fuzzer=.build/fuzz/release/geo-fuzz
+if [ ${#harnesses[@]} -eq 0 ]; then  # every harness, as the replayer (an ordinary build) lists them
+    swift build -c release --product geo-fuzz 2>&1 | tail -1
+    mapfile -t harnesses < <("$(swift build -c release --show-bin-path)/geo-fuzz" --list)
+fi
 status=0
 for harness in "${harnesses[@]}"; do
     corpus=fuzz/corpus/$harness

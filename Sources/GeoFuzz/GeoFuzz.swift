@@ -4,6 +4,8 @@
 //     GEO_FUZZ_HARNESS=scanner geo-fuzz [libFuzzer options] CORPUS...
 // Replaying saved inputs (an ordinary build; the regression tests do this):
 //     geo-fuzz HARNESS FILE...
+// Listing the harnesses (one a line):
+//     geo-fuzz --list
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +31,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 struct Replay {
     static func main() {
         let arguments = CommandLine.arguments
+        if arguments.count == 2, arguments[1] == "--list" {  // fuzz/run.sh and the tests read the harnesses here
+            for harness in Harness.allCases { print(harness.rawValue) }
+            return
+        }
         guard arguments.count >= 2, let harness = Harness(rawValue: arguments[1]) else {
             printError("usage: geo-fuzz \(Harness.allCases.map(\.rawValue).joined(separator: "|")) FILE...\n")
             exit(64)

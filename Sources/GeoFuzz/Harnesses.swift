@@ -2,12 +2,14 @@
 import Glibc
 #endif
 import CommandKit
+import Drawing
 import GeoCommandLine
 import GeoDispatcher
 import GeoJSON
 import JSONBytes
 import Polyline
 import Records
+import Styles
 
 /// The fuzz harnesses: each takes arbitrary bytes and must neither crash nor break an
 /// invariant (a failed invariant is a crash on purpose, so the fuzzer keeps the input).
@@ -20,6 +22,8 @@ enum Harness: String, CaseIterable {
     case arguments
     /// Every command's record handler, over the bytes as a whole input (framing included).
     case records
+    /// The canvas and its line rasterizer: the bytes as drawing calls, coordinates of any size.
+    case rasterizer
 
     func run(_ data: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -27,6 +31,7 @@ enum Harness: String, CaseIterable {
         case .polyline: polyline(data)
         case .arguments: arguments(data)
         case .records: records(data)
+        case .rasterizer: rasterizer(data)
         }
     }
 
@@ -142,4 +147,92 @@ enum Harness: String, CaseIterable {
         let status = try! command.init(parsed).run()
         precondition(status == .success || status == .dataError, "\(command.description.name) ended with \(status)")
     }
+}
+
+extension Harness {
+    /// Reads the bytes as a small picture and a list of drawing calls (lines of any width and
+    /// colour, with coordinates as raw doubles: infinities, NaNs, 1e308, subnormals; fills,
+    /// markers, layers), draws them with one thread and with several, and requires the same
+    /// picture both times, every pixel validly premultiplied (no channel above its alpha).
+    func rasterizer(_ data: UnsafeBufferPointer<UInt8>) {
+        var bytes = ByteReader(data)
+        let width = 1 + Int(bytes.byte() % 64), height = 1 + Int(bytes.byte() % 160), threads = 2 + Int(bytes.byte() % 4)
+        let calls = Array(data[min(3, data.count)...])
+        let one = Harness.draw(calls, width: width, height: height, threads: 1)
+        let several = Harness.draw(calls, width: width, height: height, threads: threads)
+        precondition(one == several, "\(threads) threads drew another picture than one thread")
+        for word in one {
+            let alpha = word >> 24
+            precondition((word >> 16) & 0xFF <= alpha && (word >> 8) & 0xFF <= alpha && word & 0xFF <= alpha,
+                         "a pixel is not validly premultiplied: \(String(word, radix: 16))")
+        }
+    }
+
+    static func draw(_ calls: [UInt8], width: Int, height: Int, threads: Int) -> [UInt32] {
+        let canvas = Canvas(format: .png, width: width, height: height, fd: -1, threads: threads)
+        calls.withUnsafeBufferPointer { calls in
+            var bytes = ByteReader(calls)
+            var layers = 0
+            while !bytes.isEmpty {
+                switch bytes.byte() % 8 {
+                case 0, 1, 2, 3:
+                    let points = (0...(bytes.byte() % 24)).map { _ in bytes.pixel() }
+                    canvas.stroke(points, colour: bytes.colour(), width: bytes.lineWidth())
+                case 4:
+                    let ring = (0...(bytes.byte() % 8)).map { _ in bytes.pixel() }
+                    canvas.fill([ring], colour: bytes.colour())
+                case 5:
+                    canvas.marker(at: bytes.pixel(), radius: Double(bytes.byte() % 16), colour: bytes.colour())
+                case 6 where layers < 3:
+                    canvas.beginLayer()
+                    layers += 1
+                case 7 where layers > 0:
+                    canvas.endLayer {}
+                    layers -= 1
+                default:
+                    canvas.fillBackground(bytes.colour())
+                }
+            }
+            while layers > 0 {
+                canvas.endLayer {}
+                layers -= 1
+            }
+        }
+        return (0..<height).flatMap { y in (0..<width).map { x in canvas.word(x: x, y: y)! } }
+    }
+}
+
+/// The fuzzer's bytes read as values, zeros once they run out.
+struct ByteReader {
+    private let data: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+
+    init(_ data: UnsafeBufferPointer<UInt8>) { self.data = data }
+
+    var isEmpty: Bool { offset >= data.count }
+
+    mutating func byte() -> UInt8 {
+        guard offset < data.count else { return 0 }
+        defer { offset += 1 }
+        return data[offset]
+    }
+
+    /// A coordinate: mostly near the picture in 1/16 px steps, sometimes any double at all.
+    mutating func coordinate() -> Double {
+        let kind = byte()
+        if kind < 224 { return Double(Int16(bitPattern: UInt16(byte()) << 8 | UInt16(byte()))) / 16 }
+        var bits: UInt64 = 0
+        for _ in 0..<8 { bits = bits << 8 | UInt64(byte()) }
+        return Double(bitPattern: bits)
+    }
+
+    mutating func pixel() -> Pixel { Pixel(coordinate(), coordinate()) }
+
+    /// A line width: 0–20 px in 1/8 px steps (the switch to cairo at 16 included), or any double.
+    mutating func lineWidth() -> Double {
+        let raw = byte()
+        return raw < 161 ? Double(raw) / 8 : coordinate()
+    }
+
+    mutating func colour() -> Colour { Colour(red: byte(), green: byte(), blue: byte(), alpha: byte()) }
 }

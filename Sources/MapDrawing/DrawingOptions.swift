@@ -61,7 +61,8 @@ package enum DrawingOptions {
     }
 }
 
-/// What the drawing options say, checked.
+/// What the drawing options say, checked. Sendable by hand: built before any thread starts and
+/// only read after.
 package struct DrawingSettings: @unchecked Sendable {
     /// --geodesic: every edge drawn as its curve.
     package var allCurved = false

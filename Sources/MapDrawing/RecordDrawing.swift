@@ -11,7 +11,8 @@ import Styles
 
 /// What the --jobs workers do with each record: read it and its style (a bad one is reported
 /// like any bad record), and project every vertex (the costly part), into the display list the
-/// drawing thread draws in input order.
+/// drawing thread draws in input order. Sendable by hand: its members are `let`s, and the
+/// projection pool locks its own.
 package final class PreparingHandler: PathHandler, @unchecked Sendable {
     package let input: PathInputFormat
     package let stamps: Set<String>
@@ -43,7 +44,8 @@ package final class PreparingHandler: PathHandler, @unchecked Sendable {
     }
 }
 
-/// One projection object per worker thread at a time (a PROJ context is not shared).
+/// One projection object per worker thread at a time (a PROJ context is not shared). Sendable by
+/// hand: `free` is touched only with `mutex` locked.
 package final class ProjectionPool: @unchecked Sendable {
     package let crs: String
     private var free: [Projection] = []
@@ -75,7 +77,8 @@ package final class ProjectionPool: @unchecked Sendable {
 }
 
 /// The drawing thread: draws each prepared feature as it comes, in input order, or keeps it
-/// for later when its z-index is not 0.
+/// for later when its z-index is not 0. Sendable by hand: only the engine's output thread uses
+/// it until the engine has joined its threads; the run reads it after.
 package final class Drawer: @unchecked Sendable {
     package let painter: Painter
     package let stamps: Set<String>

@@ -4,6 +4,7 @@ import Glibc
 import JSONBytes
 
 /// A run of whole records from one input, with where it starts (for error messages).
+/// Sendable by hand: filled by the reader before it is handed on, then only read.
 final class Chunk: @unchecked Sendable {
     let bytes: UnsafeMutablePointer<UInt8>
     let count: Int

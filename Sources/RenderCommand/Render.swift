@@ -159,7 +159,8 @@ public struct Render: GeoCommand {
     }
 }
 
-/// Everything the options say, checked.
+/// Everything the options say, checked. Sendable by hand: built before any thread starts and
+/// only read after.
 struct RenderSettings: @unchecked Sendable {
     /// Inputs, -o, --rejects, --jobs, --strict, progress: the options every command shares.
     var stream = StreamConfiguration()

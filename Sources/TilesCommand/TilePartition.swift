@@ -148,7 +148,8 @@ private struct RunReader {
 }
 
 /// The sorted entries, shared by the drawing threads (each reads its tile's with pread), and the
-/// spool the features are read from.
+/// spool the features are read from. Sendable by hand: nothing in it changes after init, and
+/// the files are read with pread, which moves no shared offset.
 final class SortedEntries: @unchecked Sendable {
     private let memory: [TileEntry]
     private let file: Int32

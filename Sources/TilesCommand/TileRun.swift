@@ -97,7 +97,8 @@ final class TileRun {
 }
 
 /// The consumer of pass 1, on the engine's output thread: each prepared feature goes to the
-/// spool, with an entry for every tile it touches at every zoom.
+/// spool, with an entry for every tile it touches at every zoom. Sendable by hand: only the
+/// output thread touches it until the engine has joined its threads; the run reads it after.
 final class Partitioner: @unchecked Sendable {
     let partition: TilePartition
     let selection: TileSelection
@@ -168,7 +169,9 @@ final class Partitioner: @unchecked Sendable {
 }
 
 /// Pass 2: the sorted entries cut into tiles, drawn on --jobs threads, each tile from the
-/// features that touch it, in z-index and input order, and kept when it shows ink.
+/// features that touch it, in z-index and input order, and kept when it shows ink. Sendable by
+/// hand: its `let`s are only read, and its `var`s are touched only with `monitor` locked (or
+/// before the threads start, or after they have all ended).
 final class TileDrawing: @unchecked Sendable {
     let settings: TileSettings
     let selection: TileSelection

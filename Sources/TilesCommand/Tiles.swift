@@ -140,7 +140,8 @@ public struct Tiles: GeoCommand {
     }
 }
 
-/// Everything the options say, checked.
+/// Everything the options say, checked. Sendable by hand: built before any thread starts and
+/// only read after.
 struct TileSettings: @unchecked Sendable {
     /// Inputs, --rejects, --jobs, --strict, progress: the options every command shares.
     var stream = StreamConfiguration()

@@ -18,6 +18,8 @@ final class CairoGate {
     private let surface: OpaquePointer
     private let context: OpaquePointer
     private let threads: Int
+    /// Whether the picture is pixels (PNG): lines of a PDF or SVG always go to cairo.
+    private let isImage: Bool
     private var lines: LineRasterizer?
     /// `directTarget`'s answer, kept until the next call through the gate (only those change
     /// cairo's state); `.unknown` after one.
@@ -34,6 +36,7 @@ final class CairoGate {
         self.width = width
         self.height = height
         self.threads = threads
+        isImage = cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE
         context = cairo_create(surface)
     }
 
@@ -52,7 +55,7 @@ final class CairoGate {
     /// Queues `pieces` (one line cut by clipping) for geo's rasterizer, when it can draw them
     /// (see the type); false when they must go to cairo.
     func queue(_ pieces: [[Pixel]], lineWidth: Double, colour: Colour) -> Bool {
-        guard lineWidth <= LineRasterizer.widest, directTarget() != nil else { return false }
+        guard isImage, lineWidth <= LineRasterizer.widest, directTarget() != nil else { return false }
         if lines == nil { lines = LineRasterizer(width: width, height: height, threads: threads) }
         for piece in pieces where !piece.isEmpty {
             lines!.add(piece, lineWidth: lineWidth, merge: Canvas.merge, colour: colour)
@@ -99,13 +102,14 @@ final class CairoGate {
     }
 
     private func findTarget() -> TargetState {
-        guard cairo_get_operator(context) == CAIRO_OPERATOR_OVER, hasIdentityMatrix, hasNoClip,
-              let group = cairo_get_group_target(context), cairo_surface_get_type(group) == CAIRO_SURFACE_TYPE_IMAGE,
+        guard let group = cairo_get_group_target(context), cairo_surface_get_type(group) == CAIRO_SURFACE_TYPE_IMAGE,
               Int(cairo_image_surface_get_width(group)) == width, Int(cairo_image_surface_get_height(group)) == height
         else { return .none }
         var offsetX = 0.0, offsetY = 0.0
         cairo_surface_get_device_offset(group, &offsetX, &offsetY)
-        guard offsetX == 0, offsetY == 0 else { return .none }
+        // The clip last: cairo allocates its list of rectangles.
+        guard offsetX == 0, offsetY == 0, cairo_get_operator(context) == CAIRO_OPERATOR_OVER, hasIdentityMatrix, hasNoClip
+        else { return .none }
         cairo_surface_flush(group)
         guard let data = cairo_image_surface_get_data(group), Int(cairo_image_surface_get_stride(group)) == 4 * width
         else { return .none }

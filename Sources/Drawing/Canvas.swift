@@ -320,6 +320,16 @@ public final class Canvas {
         return gate.withPicture { pixels, rowWords, _ in pixels.map { $0[y * rowWords + x] } }
     }
 
+    /// Every pixel of a PNG canvas, row by row, as `word` gives them (tests and the fuzzer read
+    /// a picture whole this way); empty for PDF and SVG.
+    public func words() -> [UInt32] {
+        guard format == .png else { return [] }
+        return gate.withPicture { pixels, rowWords, _ in
+            guard let pixels else { return [] }
+            return (0..<height).flatMap { row in UnsafeBufferPointer(start: pixels + row * rowWords, count: width) }
+        }
+    }
+
     /// Whether every pixel of a PNG canvas holds `word` (a tile with no ink is all background).
     public func isUniform(_ word: UInt32) -> Bool {
         guard format == .png else { return false }

@@ -22,8 +22,7 @@ import Styles
 /// (`coverageErrorBound`; 0.085 is the largest seen) for lines 2 px wide or more, at their
 /// caps and where a diagonal edge cuts a pixel's corner; at most 1/π + ½ level (0.32,
 /// `thinCoverageErrorBound`) for thinner lines, reached by a dot 2/π px wide, which the rule
-/// draws as wide as its band (coverage w) where its disc covers πw²/4. cairo's own sampling is
-/// within 1/256.
+/// draws as wide as its band (coverage w) where its disc covers πw²/4.
 ///
 /// The work is a few distance evaluations a pixel the line touches, where cairo's stroker
 /// builds the outline of every segment and join and scan-converts it with 256 samples a pixel:

@@ -198,7 +198,7 @@ extension Harness {
                 layers -= 1
             }
         }
-        return (0..<height).flatMap { y in (0..<width).map { x in canvas.word(x: x, y: y)! } }
+        return canvas.words()
     }
 }
 

@@ -203,7 +203,10 @@ final class LineRasterizerTests: XCTestCase {
         func draw(threads: Int) -> [UInt32] {
             let canvas = Canvas(format: .png, width: 200, height: 150, fd: -1, threads: threads)
             for line in lines { canvas.stroke(line.points, colour: line.colour, width: line.width) }
-            return (0..<150).flatMap { y in (0..<200).map { x in canvas.word(x: x, y: y)! } }
+            let words = canvas.words()
+            XCTAssertEqual(words.count, 200 * 150)
+            XCTAssertEqual(words[75 * 200 + 120], canvas.word(x: 120, y: 75))
+            return words
         }
         let one = draw(threads: 1)
         XCTAssertGreaterThan(one.filter { $0 != 0 }.count, 10_000)

@@ -80,9 +80,12 @@ let package = Package(
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels"], swiftSettings: fastUnchecked),
+        .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels", "RunDeflate"], swiftSettings: fastUnchecked),
         // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
+        // PNG rows for map tiles in C: unpremultiplied, and deflated by matching one pixel back
+        // and one row up only, with Huffman codes built per block (Drawing's only).
+        .target(name: "RunDeflate", cSettings: [.unsafeFlags(["-O3"])]),
 
         // Man pages and shell completions rendered from the command descriptions.
         .target(name: "Documentation", dependencies: ["GeoCommandLine"]),
@@ -125,7 +128,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: [
             "CProj", "CCairo", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
-            "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand",
+            "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand", "RunDeflate",
         ]),
     ]
 )

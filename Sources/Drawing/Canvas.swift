@@ -16,13 +16,11 @@ public enum Antialiasing: String, CaseIterable, Sendable {
     case good, fast
 }
 
-/// How hard a PNG is compressed: `.compact` (zlib level 6, as cairo's and libpng's writers) for
-/// a picture someone keeps; `.fast` (level 2) for map tiles, thousands at a time, where level 6
-/// costs four times as long for a fifth fewer bytes.
+/// How a PNG is compressed: `.compact` (zlib level 6, as cairo's and libpng's writers) for a
+/// picture someone keeps; `.fast` (geo's run deflater, RunDeflate) for map tiles, thousands at
+/// a time, where zlib spent most of the time.
 public enum PNGCompression: Sendable {
     case compact, fast
-
-    var zlibLevel: Int32 { self == .compact ? 6 : 2 }
 }
 
 /// A point in pixels: x to the right, y down, (0, 0) the top left corner of the picture.
@@ -49,14 +47,17 @@ public final class Canvas {
     private let sink: Sink
     private var stamps: [String: Stamp] = [:]
     private let compression: PNGCompression
+    private let workspace: PNGWorkspace?
 
     /// A canvas whose finished picture goes to `fd` (PNG is encoded at `finish`; PDF and SVG
     /// stream as they are drawn), or, with `fd` -1, is kept in memory (`encoded`).
-    /// `threads`: how many threads draw lines on a PNG canvas.
+    /// `threads`: how many threads draw lines on a PNG canvas; `workspace`: the PNG encoder's
+    /// buffers, for a caller that encodes picture after picture.
     public init(format: ImageFormat, width: Int, height: Int, fd: Int32, antialiasing: Antialiasing = .good, threads: Int = 1,
-                compression: PNGCompression = .compact) {
+                compression: PNGCompression = .compact, workspace: PNGWorkspace? = nil) {
         self.format = format
         self.compression = compression
+        self.workspace = workspace
         self.width = width
         self.height = height
         sink = Sink(fd: fd)
@@ -302,7 +303,7 @@ public final class Canvas {
         case .png:
             try gate.withPicture { (pixels, rowWords, status) throws(DrawingError) in
                 guard let pixels else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
-                try PNGEncoder.encode(pixels, width: width, height: height, rowWords: rowWords, level: compression.zlibLevel, into: sink)
+                try PNGEncoder.encode(pixels, width: width, height: height, rowWords: rowWords, compression: compression, workspace: workspace ?? PNGWorkspace(), into: sink)
             }
         case .pdf, .svg:
             let status = gate.finishDocument()

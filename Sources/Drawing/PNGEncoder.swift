@@ -1,25 +1,26 @@
 import CZlib
+import RunDeflate
 
-/// PNG encoding of a cairo ARGB32 picture: 8-bit RGBA, rows unfiltered, deflated by zlib at the
-/// level asked, written in IDAT chunks of at most `chunk` bytes, so a picture of any size encodes
-/// in flat memory.
+/// PNG encoding of a cairo ARGB32 picture: 8-bit RGBA, rows unfiltered, deflated by zlib (a
+/// picture someone keeps) or by geo's run deflater (map tiles), written in IDAT chunks of at
+/// most `chunk` bytes, so a picture of any size encodes in flat memory.
 ///
 /// Why not cairo's own writer (libpng at zlib's default level 6, adaptive filters): on map
-/// tiles it spent 80 % of `geo tiles`' time, 6.6 ms a 256-px tile. Unfiltered rows at level 2
-/// encode the same tiles in under 1 ms and come out smaller (21 KB against 27 KB on the
-/// bench/tiles.py corpus), and at level 6 a rendered picture comes out smaller than cairo's too
-/// (11.3 KB against 12.3 KB for a 1024×768 line on white): lines on a transparent or plain
-/// background are long runs of equal pixels, which deflate finds without filters, while the
-/// Sub and Up filters turn antialiased edges into noise (measured: on that picture at level 6,
-/// Sub 16 % and Up 34 % larger; Up 44 % larger on tiles). The colours are cairo's own
-/// unpremultiplication, rounding included, so a decoded picture is the same pixel for pixel as
-/// cairo's writer made it.
+/// tiles it spent 80 % of `geo tiles`' time, 6.6 ms a 256-px tile. Unfiltered rows encode the
+/// same tiles far faster and come out smaller, and at level 6 a rendered picture comes out
+/// smaller than cairo's too (11.3 KB against 12.3 KB for a 1024×768 line on white): lines on a
+/// transparent or plain background are long runs of equal pixels, which deflate finds without
+/// filters, while the Sub and Up filters turn antialiased edges into noise (measured: on that
+/// picture at level 6, Sub 16 % and Up 34 % larger; Up 44 % larger on tiles). The colours are
+/// cairo's own unpremultiplication, rounding included, so a decoded picture is the same pixel
+/// for pixel as cairo's writer made it.
 enum PNGEncoder {
     static let chunk = 1 << 18
 
     /// Encodes the `width`×`height` premultiplied native-endian ARGB words at `pixels` (rows
     /// `rowWords` words apart) into `sink`; throws the write's or zlib's failure.
-    static func encode(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int, level: Int32, into sink: Sink) throws(DrawingError) {
+    static func encode(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int, compression: PNGCompression,
+                       workspace: PNGWorkspace, into sink: Sink) throws(DrawingError) {
         var header = [UInt8](repeating: 0, count: 13)
         store(UInt32(width), at: 0, in: &header)
         store(UInt32(height), at: 4, in: &header)
@@ -28,90 +29,42 @@ enum PNGEncoder {
         try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], to: sink)
         try writeChunk("IHDR", header[...], to: sink)
 
-        var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw DrawingError("cannot start zlib's deflate (out of memory)")
-        }
-        defer { deflateEnd(&stream) }
         let rowBytes = 1 + 4 * width
-        let rowsAtOnce = max(1, 65536 / rowBytes)
-        var rows = [UInt8](repeating: 0, count: rowBytes * rowsAtOnce)
-        var output = [UInt8](repeating: 0, count: 12 + chunk + 4)   // room for the chunk's length, type and CRC
-        var outputUsed = 0
-
-        /// Runs deflate over `input` (nil: finish the stream), sending each full chunk on.
-        func deflateAll(_ input: UnsafeMutableBufferPointer<UInt8>?) throws(DrawingError) {
-            stream.next_in = input?.baseAddress
-            stream.avail_in = UInt32(input?.count ?? 0)
-            while true {
-                let status = output.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress! + 8 + outputUsed
-                    stream.avail_out = UInt32(chunk - outputUsed)
-                    let status = deflate(&stream, input == nil ? Z_FINISH : Z_NO_FLUSH)
-                    outputUsed = chunk - Int(stream.avail_out)
-                    return status
-                }
-                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                    throw DrawingError("zlib's deflate failed (status \(status))")
-                }
-                if outputUsed == chunk { try flushIDAT(&output, count: &outputUsed, to: sink) }
-                if input == nil ? status == Z_STREAM_END : stream.avail_in == 0 { break }
-            }
+        // A batch is one deflate block for the run deflater, which builds Huffman codes for each:
+        // a whole 256-px tile in one.
+        let rowsAtOnce = max(1, (compression == .fast ? 1 << 19 : 1 << 16) / rowBytes)
+        let deflater: any Deflater = switch compression {
+        case .fast: RunDeflater(rowBytes: rowBytes, batch: rowsAtOnce * rowBytes, workspace: workspace)
+        case .compact: try ZlibDeflater(level: 6)
         }
-
+        var idat = IDATWriter(sink: sink, workspace: workspace)
+        // One row more in front: the last row of the previous batch, which the run deflater
+        // matches against.
+        workspace.reserve(rows: rowBytes * (rowsAtOnce + 1))
         var row = 0
         while row < height {
             let count = min(rowsAtOnce, height - row)
-            try rows.withUnsafeMutableBufferPointer { buffer throws(DrawingError) in
-                for index in 0..<count {
-                    let line = buffer.baseAddress! + index * rowBytes
-                    line[0] = 0   // filter type None
-                    unpremultiply(pixels + (row + index) * rowWords, count: width, into: line + 1)
-                }
-                try deflateAll(UnsafeMutableBufferPointer(rebasing: buffer[0..<count * rowBytes]))
-            }
+            let first = workspace.rows + rowBytes
+            if row > 0 { (first - rowBytes).update(from: first + (rowsAtOnce - 1) * rowBytes, count: rowBytes) }
+            geo_png_rows(pixels + row * rowWords, width, count, rowWords, first)
+            try deflater.deflate(UnsafeBufferPointer(start: first, count: count * rowBytes), history: row > 0 ? rowBytes : 0, into: &idat)
             row += count
         }
-        try deflateAll(nil)
-        if outputUsed > 0 { try flushIDAT(&output, count: &outputUsed, to: sink) }
+        try deflater.finish(into: &idat)
+        try idat.flush()
         try writeChunk("IEND", [UInt8]()[...], to: sink)
     }
 
-    /// Premultiplied ARGB words to RGBA bytes, as cairo's PNG writer does it (round to nearest).
-    @inline(__always)
-    static func unpremultiply(_ words: UnsafePointer<UInt32>, count: Int, into bytes: UnsafeMutablePointer<UInt8>) {
-        for index in 0..<count {
-            let word = words[index], alpha = word >> 24
-            let out = bytes + 4 * index
-            switch alpha {
-            case 0:
-                out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 0
-            case 255:
-                out[0] = UInt8(truncatingIfNeeded: word >> 16)
-                out[1] = UInt8(truncatingIfNeeded: word >> 8)
-                out[2] = UInt8(truncatingIfNeeded: word)
-                out[3] = 255
-            default:
-                out[0] = UInt8(truncatingIfNeeded: (((word >> 16) & 0xFF) * 255 + alpha / 2) / alpha)
-                out[1] = UInt8(truncatingIfNeeded: (((word >> 8) & 0xFF) * 255 + alpha / 2) / alpha)
-                out[2] = UInt8(truncatingIfNeeded: ((word & 0xFF) * 255 + alpha / 2) / alpha)
-                out[3] = UInt8(truncatingIfNeeded: alpha)
-            }
-        }
+    /// Premultiplied ARGB words to RGBA bytes, as cairo's PNG writer does it (round to nearest):
+    /// the definition `geo_png_rows` is tested against.
+    static func unpremultiply(_ word: UInt32) -> [UInt8] {
+        let alpha = word >> 24
+        guard alpha > 0 else { return [0, 0, 0, 0] }
+        let channel = { (shift: UInt32) in UInt8(truncatingIfNeeded: (((word >> shift) & 0xFF) * 255 + alpha / 2) / alpha) }
+        return [channel(16), channel(8), channel(0), UInt8(alpha)]
     }
 
-    /// Sends the compressed bytes at output[8...] as one IDAT chunk; the first 8 bytes are the
-    /// room left for its length and type, so the chunk goes out in one write.
-    private static func flushIDAT(_ output: inout [UInt8], count: inout Int, to sink: Sink) throws(DrawingError) {
-        store(UInt32(count), at: 0, in: &output)
-        output[4] = 0x49; output[5] = 0x44; output[6] = 0x41; output[7] = 0x54   // "IDAT"
-        let crc = output.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + 4, UInt32(4 + count))) }
-        store(crc, at: 8 + count, in: &output)
-        try write(output[0..<12 + count], to: sink)
-        count = 0
-    }
-
-    private static func writeChunk(_ type: String, _ data: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
+    static func writeChunk(_ type: String, _ data: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
         var chunk = [UInt8](repeating: 0, count: 4)
         store(UInt32(data.count), at: 0, in: &chunk)
         chunk += Array(type.utf8)
@@ -122,14 +75,171 @@ enum PNGEncoder {
         try write(chunk[...], to: sink)
     }
 
-    private static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+    static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
         bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
         bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
         bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
         bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
     }
 
-    private static func write(_ bytes: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
+    static func store(_ value: UInt32, at bytes: UnsafeMutablePointer<UInt8>) {
+        bytes[0] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[3] = UInt8(truncatingIfNeeded: value)
+    }
+
+    static func write(_ bytes: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
         guard bytes.withUnsafeBytes({ sink.append($0) }) else { throw DrawingError(sink.failureMessage) }
+    }
+}
+
+/// The encoder's buffers, kept from one picture to the next by a caller that encodes many (a
+/// tile-drawing thread): a tile's are half a megabyte or more, which a fresh allocation pays for
+/// in page faults each time.
+public final class PNGWorkspace {
+    private(set) var rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    private(set) var tokens = UnsafeMutablePointer<UInt32>.allocate(capacity: 0)
+    private(set) var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    /// An IDAT chunk being filled: its length and type, `PNGEncoder.chunk` bytes, its CRC.
+    let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 8 + PNGEncoder.chunk + 4)
+    private var capacity = (rows: 0, tokens: 0, output: 0)
+
+    public init() {}
+
+    deinit {
+        chunk.deallocate()
+        rows.deallocate()
+        tokens.deallocate()
+        output.deallocate()
+    }
+
+    func reserve(rows count: Int) {
+        guard count > capacity.rows else { return }
+        rows.deallocate()
+        rows = .allocate(capacity: count)
+        capacity.rows = count
+    }
+
+    func reserve(tokens count: Int, output bytes: Int) {
+        if count > capacity.tokens {
+            tokens.deallocate()
+            tokens = .allocate(capacity: count)
+            capacity.tokens = count
+        }
+        if bytes > capacity.output {
+            output.deallocate()
+            output = .allocate(capacity: bytes)
+            capacity.output = bytes
+        }
+    }
+}
+
+/// The compressed stream on its way out: IDAT chunks of at most `PNGEncoder.chunk` bytes, each
+/// sent in one write (the buffer keeps room for the chunk's length, type and CRC).
+struct IDATWriter {
+    let sink: Sink
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var used = 0
+
+    init(sink: Sink, workspace: PNGWorkspace) {
+        self.sink = sink
+        buffer = workspace.chunk
+    }
+
+    /// Adds the `count` bytes at `bytes`.
+    mutating func append(_ bytes: UnsafePointer<UInt8>, count: Int) throws(DrawingError) {
+        var done = 0
+        while done < count {
+            let piece = min(count - done, PNGEncoder.chunk - used)
+            (buffer + 8 + used).update(from: bytes + done, count: piece)
+            used += piece
+            done += piece
+            if used == PNGEncoder.chunk { try flush() }
+        }
+    }
+
+    /// Sends what is buffered as one IDAT chunk.
+    mutating func flush() throws(DrawingError) {
+        guard used > 0 else { return }
+        PNGEncoder.store(UInt32(used), at: buffer)
+        buffer[4] = 0x49; buffer[5] = 0x44; buffer[6] = 0x41; buffer[7] = 0x54   // "IDAT"
+        PNGEncoder.store(UInt32(crc32(0, buffer + 4, UInt32(4 + used))), at: buffer + 8 + used)
+        guard sink.append(UnsafeRawBufferPointer(start: buffer, count: 12 + used)) else { throw DrawingError(sink.failureMessage) }
+        used = 0
+    }
+}
+
+/// One zlib stream made from a picture's rows, batch by batch.
+protocol Deflater: AnyObject {
+    /// Compresses `data`, whose `history` bytes before it (the previous batch's last row) may
+    /// be referred to.
+    func deflate(_ data: UnsafeBufferPointer<UInt8>, history: Int, into idat: inout IDATWriter) throws(DrawingError)
+    func finish(into idat: inout IDATWriter) throws(DrawingError)
+}
+
+/// zlib's deflate at a level: the smallest files, for a picture someone keeps.
+final class ZlibDeflater: Deflater {
+    private var stream = z_stream()
+    private let output = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+
+    init(level: Int32) throws(DrawingError) {
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw DrawingError("cannot start zlib's deflate (out of memory)")
+        }
+    }
+
+    deinit {
+        deflateEnd(&stream)
+        output.deallocate()
+    }
+
+    func deflate(_ data: UnsafeBufferPointer<UInt8>, history: Int, into idat: inout IDATWriter) throws(DrawingError) {
+        try run(data, into: &idat)
+    }
+
+    func finish(into idat: inout IDATWriter) throws(DrawingError) {
+        try run(nil, into: &idat)
+    }
+
+    /// Runs deflate over `input` (nil: finish the stream), handing each output buffer on.
+    private func run(_ input: UnsafeBufferPointer<UInt8>?, into idat: inout IDATWriter) throws(DrawingError) {
+        stream.next_in = UnsafeMutablePointer(mutating: input?.baseAddress)
+        stream.avail_in = UInt32(input?.count ?? 0)
+        while true {
+            stream.next_out = output
+            stream.avail_out = 1 << 16
+            let status = CZlib.deflate(&stream, input == nil ? Z_FINISH : Z_NO_FLUSH)
+            let produced = (1 << 16) - Int(stream.avail_out)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw DrawingError("zlib's deflate failed (status \(status))")
+            }
+            try idat.append(output, count: produced)
+            if input == nil ? status == Z_STREAM_END : stream.avail_in == 0 && produced < 1 << 16 { break }
+        }
+    }
+}
+
+/// geo's run deflater (RunDeflate): matches one pixel back and one row up only, with Huffman
+/// codes made for each batch; about ten times as fast as zlib's level 2 on map tiles for about
+/// the same size.
+final class RunDeflater: Deflater {
+    private var state = geo_run_deflate()
+    private let workspace: PNGWorkspace
+
+    init(rowBytes: Int, batch: Int, workspace: PNGWorkspace) {
+        geo_run_deflate_start(&state, rowBytes)
+        workspace.reserve(tokens: batch, output: batch + 8 * (batch / 65535 + 1) + 16)
+        self.workspace = workspace
+    }
+
+    func deflate(_ data: UnsafeBufferPointer<UInt8>, history: Int, into idat: inout IDATWriter) throws(DrawingError) {
+        let produced = geo_run_deflate_block(&state, data.baseAddress, data.count, history, workspace.tokens, workspace.output)
+        try idat.append(workspace.output, count: produced)
+    }
+
+    func finish(into idat: inout IDATWriter) throws(DrawingError) {
+        let produced = geo_run_deflate_finish(&state, workspace.output)
+        try idat.append(workspace.output, count: produced)
     }
 }

@@ -202,3 +202,41 @@ package struct FeatureStyle: Equatable {
         return spans
     }
 }
+
+/// The styles of prepared features (whose properties the workers already read without error),
+/// kept by their properties' bytes: the features of a layer mostly share their properties, and
+/// comparing the bytes costs far less than reading colours and spans again for every feature
+/// in every tile. One per thread; at most `limit` styles, forgotten all at once when full (a
+/// layer whose every feature has its own properties then costs one lookup more a feature).
+package final class StyleCache {
+    static let limit = 4096
+    /// Properties longer than this are read each time (long span lists): their bytes would
+    /// fill memory faster than they repeat.
+    static let longest = 4096
+    let stamps: Set<String>
+    private var styles: [[UInt8]: FeatureStyle] = [:]
+    private var last: (bytes: [UInt8], style: FeatureStyle)?
+
+    package init(stamps: Set<String>) { self.stamps = stamps }
+
+    /// The style of `properties`, or the defaults where a prepared feature's style cannot be read.
+    package func style(_ properties: UnsafeBufferPointer<UInt8>?) -> FeatureStyle {
+        guard let properties, properties.count <= StyleCache.longest else { return read(properties) }
+        if let last, last.bytes.elementsEqual(properties) { return last.style }
+        let key = Array(properties)
+        let style: FeatureStyle
+        if let known = styles[key] {
+            style = known
+        } else {
+            style = read(properties)
+            if styles.count >= StyleCache.limit { styles.removeAll(keepingCapacity: true) }
+            styles[key] = style
+        }
+        last = (key, style)
+        return style
+    }
+
+    private func read(_ properties: UnsafeBufferPointer<UInt8>?) -> FeatureStyle {
+        (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
+    }
+}

@@ -28,6 +28,9 @@ final class TilePartition {
 
     private let spool: Int32
     private(set) var spoolSize: UInt64 = 0
+    /// Features not yet written to the spool: written a megabyte at a time, not one by one.
+    private var unwritten: [UInt8] = []
+    static let spoolBlock = 1 << 20
     private var entries: [TileEntry] = []
     private var runs: [(fd: Int32, count: Int)] = []
     private var failure: RunFailure?
@@ -45,9 +48,21 @@ final class TilePartition {
     /// Keeps a prepared feature; returns where it is.
     func keep(_ feature: UnsafeBufferPointer<UInt8>) throws(RunFailure) -> UInt64 {
         let offset = spoolSize
-        try writeTemporary(spool, UnsafeRawBufferPointer(feature), what: "keep the prepared records")
+        if unwritten.count + feature.count > TilePartition.spoolBlock { try writeSpool() }
+        if feature.count >= TilePartition.spoolBlock {
+            try writeTemporary(spool, UnsafeRawBufferPointer(feature), what: "keep the prepared records")
+        } else {
+            unwritten.append(contentsOf: feature)
+        }
         spoolSize += UInt64(feature.count)
         return offset
+    }
+
+    private func writeSpool() throws(RunFailure) {
+        if let reason = unwritten.withUnsafeBytes({ writeAll(spool, $0) }) {
+            throw RunFailure("cannot keep the prepared records in a temporary file: \(reason)", status: .ioError)
+        }
+        unwritten.removeAll(keepingCapacity: true)
     }
 
     func add(_ entry: TileEntry) throws(RunFailure) {
@@ -65,6 +80,8 @@ final class TilePartition {
 
     /// Every entry in order: the one run in memory, or the runs merged into one file.
     func sorted() throws(RunFailure) -> SortedEntries {
+        try writeSpool()
+        unwritten = []
         if runs.isEmpty {
             entries.sort()
             defer { entries = [] }
@@ -181,12 +198,37 @@ final class SortedEntries: @unchecked Sendable {
         return try readEntries(file, at: start, count: count)
     }
 
-    /// A prepared feature, read from the spool into `buffer`.
-    func feature(_ entry: TileEntry, into buffer: inout [UInt8]) throws(RunFailure) {
-        let size = Int(entry.size)
-        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
-        if let reason = buffer.withUnsafeMutableBytes({ readAll(spool, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), at: off_t(entry.offset)) }) {
-            throw RunFailure("cannot read the prepared records back from a temporary file: \(reason)", status: .ioError)
+    /// Neighbouring features are read from the spool together: a span of up to `readSpan`
+    /// bytes whose gaps are at most `readGap` (reading a page more costs less than a call).
+    static let readSpan = 1 << 20
+    static let readGap = 4096
+
+    /// Reads the prepared features of `entries` from the spool (into `buffer`, neighbours in one
+    /// read) and hands each to `body`, in the entries' order.
+    func forEachFeature(_ entries: [TileEntry], buffer: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(RunFailure) {
+        var first = 0
+        while first < entries.count {
+            let start = entries[first].offset
+            var end = start + UInt64(entries[first].size), next = first + 1
+            while next < entries.count {
+                let entry = entries[next]
+                guard entry.offset >= end, entry.offset - end <= UInt64(SortedEntries.readGap),
+                      entry.offset + UInt64(entry.size) - start <= UInt64(SortedEntries.readSpan) else { break }
+                end = entry.offset + UInt64(entry.size)
+                next += 1
+            }
+            let size = Int(end - start)
+            if buffer.count < size { buffer = [UInt8](repeating: 0, count: max(size, SortedEntries.readSpan)) }
+            if let reason = buffer.withUnsafeMutableBytes({ readAll(spool, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), at: off_t(start)) }) {
+                throw RunFailure("cannot read the prepared records back from a temporary file: \(reason)", status: .ioError)
+            }
+            buffer.withUnsafeBufferPointer { bytes in
+                for entry in entries[first..<next] {
+                    let at = Int(entry.offset - start)
+                    body(UnsafeBufferPointer(rebasing: bytes[at..<at + Int(entry.size)]))
+                }
+            }
+            first = next
         }
     }
 }

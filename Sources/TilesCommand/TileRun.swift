@@ -107,13 +107,13 @@ final class Partitioner: @unchecked Sendable {
     private(set) var features = 0
     /// The extent of every position, for the metadata and the page.
     private var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
-    private let stamps: Set<String>
+    private let styles: StyleCache
 
     init(partition: TilePartition, selection: TileSelection, drawing: DrawingSettings) {
         self.partition = partition
         self.selection = selection
         self.drawing = drawing
-        stamps = drawing.stampNames
+        styles = StyleCache(stamps: drawing.stampNames)
     }
 
     func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -122,7 +122,7 @@ final class Partitioner: @unchecked Sendable {
             guard failure == nil else { return }
             features += 1
             // The workers read this style already: it cannot fail here.
-            let style = (try? FeatureStyle(properties: properties, stamps: stamps)) ?? FeatureStyle()
+            let style = styles.style(properties)
             extend(shape)
             do throws(RunFailure) {
                 let offset = try partition.keep(whole)
@@ -333,6 +333,8 @@ final class TilePainter {
     /// The premultiplied pixel of a tile that shows only the background.
     let backgroundWord: UInt32
     private var buffer: [UInt8] = []
+    private let workspace = PNGWorkspace()
+    private let styles: StyleCache
 
     init(settings: TileSettings) throws(RunFailure) {
         self.settings = settings
@@ -341,6 +343,7 @@ final class TilePainter {
         }
         stamps = try settings.drawing.loadStamps()
         stampNames = settings.drawing.stampNames
+        styles = StyleCache(stamps: stampNames)
         size = 256 * settings.scale
         let probe = Canvas(format: .png, width: 1, height: 1, fd: -1)
         if settings.drawing.background.alpha > 0 { probe.fillBackground(settings.drawing.background) }
@@ -356,15 +359,12 @@ final class TilePainter {
         let bounds = WebMercator.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
         let canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1,
-                            compression: .fast)
+                            compression: .fast, workspace: workspace)
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))
         for start in stride(from: first, to: first + count, by: TilePainter.block) {
-            for entry in try source.entries(from: start, count: min(TilePainter.block, first + count - start)) {
-                try source.feature(entry, into: &buffer)
-                buffer.withUnsafeBufferPointer { bytes in
-                    DisplayList.forEachFeature(UnsafeBufferPointer(rebasing: bytes[0..<Int(entry.size)])) { _, properties, shape in
-                        painter.draw(shape, style: (try? FeatureStyle(properties: properties, stamps: stampNames)) ?? FeatureStyle())
-                    }
+            try source.forEachFeature(try source.entries(from: start, count: min(TilePainter.block, first + count - start)), buffer: &buffer) { bytes in
+                DisplayList.forEachFeature(bytes) { _, properties, shape in
+                    painter.draw(shape, style: styles.style(properties))
                 }
             }
         }

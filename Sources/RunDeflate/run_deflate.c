@@ -1,0 +1,488 @@
+#include "RunDeflate.h"
+#include <stdlib.h>
+#include <string.h>
+
+// Deflate's length symbols 257-285 and distance symbols 0-29: the first value of each and its
+// extra bits (RFC 1951 3.2.5).
+static const uint16_t length_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+                                         35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+                                         3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t distance_base[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+                                           257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+                                           8193, 12289, 16385, 24577};
+static const uint8_t distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+                                           7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+// The order the code length code's lengths are sent in (RFC 1951 3.2.7).
+static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+enum {
+    ADLER_BASE = 65521, ADLER_CHUNK = 5552, LONGEST = 258, WINDOW = 32768,
+    LITERALS = 286, FIXED_LITERALS = 288, DISTANCES = 30, CODE_LENGTHS = 19, END_OF_BLOCK = 256,
+    MATCH = 0x10000,    // a token at or above this is a match: MATCH | which << 9 | length
+    PIXEL = 4,          // the distance one pixel back
+    PIXEL_SYMBOL = 3,   // its distance symbol (base 4, no extra bits)
+    STORED_MOST = 65535,
+};
+
+// ---- Bits out: deflate sends each code's first bit first, filling bytes from bit 0.
+
+static inline void put(struct geo_run_deflate *s, uint32_t value, int bits, uint8_t **out) {
+    s->bits |= (uint64_t)value << s->count;
+    s->count += bits;
+    if (s->count >= 32) {
+        uint32_t word = (uint32_t)s->bits;
+        memcpy(*out, &word, 4);   // little-endian: the first bits first
+        *out += 4;
+        s->bits >>= 32;
+        s->count -= 32;
+    }
+}
+
+// Sends the pending bits up to the next byte boundary (zero padding).
+static void align(struct geo_run_deflate *s, uint8_t **out) {
+    while (s->count > 0) {
+        *(*out)++ = (uint8_t)s->bits;
+        s->bits >>= 8;
+        s->count = s->count > 8 ? s->count - 8 : 0;
+    }
+    s->bits = 0;
+}
+
+static uint32_t reversed(uint32_t code, int bits) {
+    uint32_t result = 0;
+    for (int i = 0; i < bits; i++) result |= ((code >> i) & 1) << (bits - 1 - i);
+    return result;
+}
+
+// ---- Huffman codes.
+
+// Code lengths of at most `limit` bits for the `n` symbols' frequencies (0: unused), as zlib and
+// miniz build them: Moffat and Katajainen's in-place minimum-redundancy code on the used symbols
+// sorted by frequency, then lengths over the limit folded back (which keeps the code complete),
+// the longest lengths going to the rarest symbols. At least two symbols must be used.
+static void code_lengths(const uint32_t *frequency, int n, int limit, uint8_t *lengths) {
+    uint64_t keys[LITERALS];   // frequency << 16 | symbol, sorted
+    int used = 0;
+    for (int symbol = 0; symbol < n; symbol++) {
+        lengths[symbol] = 0;
+        if (frequency[symbol]) keys[used++] = (uint64_t)frequency[symbol] << 16 | (uint64_t)symbol;
+    }
+    for (int i = 1; i < used; i++) {   // insertion sort: at most 286 keys, mostly few
+        uint64_t key = keys[i];
+        int j = i;
+        while (j > 0 && keys[j - 1] > key) { keys[j] = keys[j - 1]; j--; }
+        keys[j] = key;
+    }
+    uint32_t a[LITERALS];
+    for (int i = 0; i < used; i++) a[i] = (uint32_t)(keys[i] >> 16);
+    // Moffat-Katajainen: a[i] becomes the length of the i-th rarest symbol.
+    if (used == 1) {
+        a[0] = 1;
+    } else {
+        int root = 0, leaf = 2, next;
+        a[0] += a[1];
+        for (next = 1; next < used - 1; next++) {
+            if (leaf >= used || a[root] < a[leaf]) { a[next] = a[root]; a[root++] = (uint32_t)next; }
+            else a[next] = a[leaf++];
+            if (leaf >= used || (root < next && a[root] < a[leaf])) { a[next] += a[root]; a[root++] = (uint32_t)next; }
+            else a[next] += a[leaf++];
+        }
+        a[used - 2] = 0;
+        for (next = used - 3; next >= 0; next--) a[next] = a[a[next]] + 1;
+        int available = 1, taken = 0, depth = 0;
+        root = used - 2;
+        next = used - 1;
+        while (available > 0) {
+            while (root >= 0 && (int)a[root] == depth) { taken++; root--; }
+            while (available > taken) { a[next--] = (uint32_t)depth; available--; }
+            available = 2 * taken;
+            depth++;
+            taken = 0;
+        }
+    }
+    int count[64] = {0};
+    for (int i = 0; i < used; i++) count[a[i] < 63 ? a[i] : 63]++;
+    for (int bits = limit + 1; bits < 64; bits++) { count[limit] += count[bits]; count[bits] = 0; }
+    uint32_t kraft = 0;   // the code's size in units of 2^-limit: full when 2^limit
+    for (int bits = limit; bits > 0; bits--) kraft += (uint32_t)count[bits] << (limit - bits);
+    while (kraft != 1u << limit) {   // over full: lengthen a shorter code to make room
+        count[limit]--;
+        for (int bits = limit - 1; bits > 0; bits--) {
+            if (count[bits]) { count[bits]--; count[bits + 1] += 2; break; }
+        }
+        kraft--;
+    }
+    int next_key = used;
+    for (int bits = 1; bits <= limit; bits++) {
+        for (int k = count[bits]; k > 0; k--) lengths[keys[--next_key] & 0xFFFF] = (uint8_t)bits;
+    }
+}
+
+// The canonical codes of those lengths (RFC 1951 3.2.2), bit-reversed for sending.
+static void canonical_codes(const uint8_t *lengths, int n, uint32_t *codes) {
+    int count[16] = {0};
+    for (int symbol = 0; symbol < n; symbol++) count[lengths[symbol]]++;
+    count[0] = 0;
+    uint32_t next[16] = {0}, code = 0;
+    for (int bits = 1; bits < 16; bits++) {
+        code = (code + (uint32_t)count[bits - 1]) << 1;
+        next[bits] = code;
+    }
+    for (int symbol = 0; symbol < n; symbol++) {
+        int bits = lengths[symbol];
+        codes[symbol] = bits ? reversed(next[bits]++, bits) : 0;
+    }
+}
+
+// deflate's fixed code lengths (RFC 1951 3.2.6), for all 288 literal/length symbols: the two
+// that never occur still shift the 9-bit codes, which follow every 8-bit one.
+static void fixed_lengths(uint8_t *literal, uint8_t *distance) {
+    for (int symbol = 0; symbol < FIXED_LITERALS; symbol++) {
+        literal[symbol] = symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8;
+    }
+    for (int symbol = 0; symbol < DISTANCES; symbol++) distance[symbol] = 5;
+}
+
+// ---- The stream.
+
+static int distance_symbol(long distance) {
+    int symbol = 29;
+    while (distance_base[symbol] > distance) symbol--;
+    return symbol;
+}
+
+void geo_run_deflate_start(struct geo_run_deflate *s, long row_bytes) {
+    memset(s, 0, sizeof *s);
+    s->row_bytes = row_bytes <= WINDOW ? row_bytes : 0;
+    s->adler_a = 1;
+    int symbol = 0;
+    for (int length = 3; length <= LONGEST; length++) {
+        while (symbol < 28 && length_base[symbol + 1] <= length) symbol++;
+        s->length_symbol[length] = (uint16_t)(257 + symbol);
+        s->length_extra_bits[length] = length_extra[symbol];
+        s->length_extra[length] = (uint16_t)(length - length_base[symbol]);
+    }
+    if (s->row_bytes) {
+        int row = distance_symbol(s->row_bytes);
+        s->row_symbol = (uint16_t)row;
+        s->row_extra_bits = distance_extra[row];
+        s->row_extra = (uint16_t)(s->row_bytes - distance_base[row]);
+    }
+    // The zlib header: deflate, 32 KiB window, fastest (0x7801 is a multiple of 31).
+    s->bits = 0x78 | 0x01 << 8;
+    s->count = 16;
+}
+
+// How many bytes from `here` equal those `distance` back, up to `most`; the match may overlap
+// what it copies, as deflate allows.
+static inline long match_length(const uint8_t *here, long distance, long most) {
+    const uint8_t *there = here - distance;
+    long n = 0;
+    while (n + 8 <= most) {
+        uint64_t a, b;
+        memcpy(&a, here + n, 8);
+        memcpy(&b, there + n, 8);
+        if (a != b) return n + (__builtin_ctzll(a ^ b) >> 3);
+        n += 8;
+    }
+    while (n < most && here[n] == there[n]) n++;
+    return n;
+}
+
+// The adler-32 of the stream so far, extended by `size` bytes; eight zero bytes at a time add
+// nothing to a and 8a to b, which is most of a tile.
+static void adler(struct geo_run_deflate *s, const uint8_t *data, long size) {
+    uint64_t a = s->adler_a, b = s->adler_b;
+    while (size > 0) {
+        long chunk = size < ADLER_CHUNK ? size : ADLER_CHUNK;
+        long i = 0;
+        for (; i + 8 <= chunk; i += 8) {
+            uint64_t word;
+            memcpy(&word, data + i, 8);
+            if (word == 0) { b += 8 * a; continue; }
+            for (int k = 0; k < 8; k++) { a += data[i + k]; b += a; }
+        }
+        for (; i < chunk; i++) { a += data[i]; b += a; }
+        a %= ADLER_BASE;
+        b %= ADLER_BASE;
+        data += chunk;
+        size -= chunk;
+    }
+    s->adler_a = (uint32_t)a;
+    s->adler_b = (uint32_t)b;
+}
+
+static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+// The block's tokens: literals, or matches 4 bytes back or one row up; counts their symbols.
+static long tokenize(const struct geo_run_deflate *s, const uint8_t *data, long size, long history,
+                     uint32_t *tokens, uint32_t *literal_count, uint32_t *distance_count) {
+    long row = s->row_bytes, n = 0, i = 0;
+    while (i < size) {
+        long most = size - i < LONGEST ? size - i : LONGEST;
+        long best = 0, which = 0;
+        const uint8_t *here = data + i;
+        int pixel = i + history >= PIXEL, up = row && i + history >= row;
+        if (most >= 8 && pixel && up) {
+            // Neither the pixel before nor the one above starts with these 3 bytes: a literal,
+            // without a longer look (most bytes of a line's antialiased edge).
+            uint32_t word = load32(here);
+            if (((word ^ load32(here - PIXEL)) & 0xFFFFFF) && ((word ^ load32(here - row)) & 0xFFFFFF)) {
+                tokens[n++] = *here;
+                literal_count[*here]++;
+                i++;
+                continue;
+            }
+            // Transparent pixels after transparent pixels: count the zeros (most of a tile).
+            if (load64(here) == 0 && load32(here - PIXEL) == 0) {
+                long z = 8;
+                while (z + 8 <= most && load64(here + z) == 0) z += 8;
+                while (z < most && here[z] == 0) z++;
+                best = z;
+            }
+        }
+        if (most >= 3 && best == 0) {
+            if (pixel) best = match_length(here, PIXEL, most);
+            if (up && best < most) {
+                long above = match_length(here, row, most);
+                if (above > best) { best = above; which = 1; }
+            }
+        }
+        if (best >= 3) {
+            tokens[n++] = MATCH | (uint32_t)which << 9 | (uint32_t)best;
+            literal_count[s->length_symbol[best]]++;
+            distance_count[which ? s->row_symbol : PIXEL_SYMBOL]++;
+            i += best;
+        } else {
+            tokens[n++] = *here;
+            literal_count[*here]++;
+            i++;
+        }
+    }
+    literal_count[END_OF_BLOCK]++;
+    return n;
+}
+
+// The bits the tokens take in codes of these lengths (extra bits included).
+static uint64_t data_bits(const struct geo_run_deflate *s, const uint32_t *literal_count, const uint32_t *distance_count,
+                          const uint8_t *literal_length, const uint8_t *distance_length) {
+    uint64_t bits = 0;
+    for (int symbol = 0; symbol < LITERALS; symbol++) {
+        bits += (uint64_t)literal_count[symbol] * (literal_length[symbol] + (symbol >= 257 ? length_extra[symbol - 257] : 0));
+    }
+    for (int symbol = 0; symbol < DISTANCES; symbol++) {
+        bits += (uint64_t)distance_count[symbol] * (distance_length[symbol] + distance_extra[symbol]);
+    }
+    return bits;
+}
+
+// The dynamic block's header: the code lengths, run-length coded (RFC 1951 3.2.7).
+struct header {
+    int literals, distances, code_lengths;   // HLIT + 257, HDIST + 1, HCLEN + 4
+    uint8_t symbols[LITERALS + DISTANCES];    // code length symbols 0-18
+    uint8_t extras[LITERALS + DISTANCES];     // their extra bits' value (16: 3-6, 17: 3-10, 18: 11-138)
+    int count;
+    uint8_t lengths[CODE_LENGTHS];
+    uint32_t codes[CODE_LENGTHS];
+    uint64_t bits;
+};
+
+static void make_header(struct header *h, const uint8_t *literal_length, const uint8_t *distance_length) {
+    h->literals = LITERALS;
+    while (h->literals > 257 && literal_length[h->literals - 1] == 0) h->literals--;
+    h->distances = DISTANCES;
+    while (h->distances > 1 && distance_length[h->distances - 1] == 0) h->distances--;
+    uint8_t all[LITERALS + DISTANCES];
+    int total = h->literals + h->distances;
+    memcpy(all, literal_length, (size_t)h->literals);
+    memcpy(all + h->literals, distance_length, (size_t)h->distances);
+    uint32_t frequency[CODE_LENGTHS] = {0};
+    h->count = 0;
+    for (int i = 0; i < total;) {
+        int length = all[i], run = 1;
+        while (i + run < total && all[i + run] == length) run++;
+        i += run;
+        if (length == 0) {
+            while (run >= 11) {
+                int n = run < 138 ? run : 138;
+                h->symbols[h->count] = 18; h->extras[h->count++] = (uint8_t)(n - 11); frequency[18]++;
+                run -= n;
+            }
+            if (run >= 3) {
+                h->symbols[h->count] = 17; h->extras[h->count++] = (uint8_t)(run - 3); frequency[17]++;
+                run = 0;
+            }
+        } else {
+            h->symbols[h->count] = (uint8_t)length; h->extras[h->count++] = 0; frequency[length]++;
+            run--;
+            while (run >= 3) {
+                int n = run < 6 ? run : 6;
+                h->symbols[h->count] = 16; h->extras[h->count++] = (uint8_t)(n - 3); frequency[16]++;
+                run -= n;
+            }
+        }
+        while (run-- > 0) { h->symbols[h->count] = (uint8_t)length; h->extras[h->count++] = 0; frequency[length]++; }
+    }
+    int used = 0;
+    for (int symbol = 0; symbol < CODE_LENGTHS; symbol++) used += frequency[symbol] != 0;
+    for (int symbol = 0; used < 2; symbol++) if (!frequency[symbol]) { frequency[symbol] = 1; used++; }
+    code_lengths(frequency, CODE_LENGTHS, 7, h->lengths);
+    canonical_codes(h->lengths, CODE_LENGTHS, h->codes);
+    h->code_lengths = CODE_LENGTHS;
+    while (h->code_lengths > 4 && h->lengths[code_length_order[h->code_lengths - 1]] == 0) h->code_lengths--;
+    h->bits = 5 + 5 + 4 + 3 * (uint64_t)h->code_lengths;
+    for (int i = 0; i < h->count; i++) {
+        int symbol = h->symbols[i];
+        h->bits += h->lengths[symbol] + (symbol == 16 ? 2 : symbol == 17 ? 3 : symbol == 18 ? 7 : 0);
+    }
+}
+
+static void put_header(struct geo_run_deflate *s, const struct header *h, uint8_t **out) {
+    put(s, (uint32_t)(h->literals - 257), 5, out);
+    put(s, (uint32_t)(h->distances - 1), 5, out);
+    put(s, (uint32_t)(h->code_lengths - 4), 4, out);
+    for (int i = 0; i < h->code_lengths; i++) put(s, h->lengths[code_length_order[i]], 3, out);
+    for (int i = 0; i < h->count; i++) {
+        int symbol = h->symbols[i];
+        put(s, h->codes[symbol], h->lengths[symbol], out);
+        if (symbol >= 16) put(s, h->extras[i], symbol == 16 ? 2 : symbol == 17 ? 3 : 7, out);
+    }
+}
+
+// The tokens in the codes of these lengths (`literal_symbols` of them: 286, or the fixed code's 288).
+static void put_tokens(struct geo_run_deflate *s, const uint32_t *tokens, long n, const uint8_t *literal_length,
+                       int literal_symbols, const uint8_t *distance_length, uint8_t **out) {
+    uint32_t literal_code[FIXED_LITERALS], distance_code[DISTANCES];
+    canonical_codes(literal_length, literal_symbols, literal_code);
+    canonical_codes(distance_length, DISTANCES, distance_code);
+    // Each match's distance, code and extra bits in one: 4 back, or one row up.
+    uint32_t distance_value[2] = {distance_code[PIXEL_SYMBOL], 0};
+    int distance_bits[2] = {distance_length[PIXEL_SYMBOL], 0};
+    if (s->row_bytes) {
+        distance_value[1] = distance_code[s->row_symbol] | (uint32_t)s->row_extra << distance_length[s->row_symbol];
+        distance_bits[1] = distance_length[s->row_symbol] + s->row_extra_bits;
+    }
+    for (long i = 0; i < n; i++) {
+        uint32_t token = tokens[i];
+        if (token < MATCH) {
+            put(s, literal_code[token], literal_length[token], out);
+        } else {
+            uint32_t length = token & 0x1FF, which = token >> 9 & 1;
+            int symbol = s->length_symbol[length];
+            put(s, literal_code[symbol] | (uint32_t)s->length_extra[length] << literal_length[symbol],
+                literal_length[symbol] + s->length_extra_bits[length], out);
+            put(s, distance_value[which], distance_bits[which], out);
+        }
+    }
+    put(s, literal_code[END_OF_BLOCK], literal_length[END_OF_BLOCK], out);
+}
+
+long geo_run_deflate_block(struct geo_run_deflate *s, const uint8_t *data, long size, long history,
+                           uint32_t *tokens, uint8_t *out) {
+    uint8_t *start = out;
+    adler(s, data, size);
+    uint32_t literal_count[LITERALS] = {0}, distance_count[DISTANCES] = {0};
+    long n = tokenize(s, data, size, history, tokens, literal_count, distance_count);
+
+    // Dynamic codes: zlib and most decoders want at least two codes in each table.
+    uint32_t literal_frequency[LITERALS], distance_frequency[DISTANCES];
+    memcpy(literal_frequency, literal_count, sizeof literal_count);
+    memcpy(distance_frequency, distance_count, sizeof distance_count);
+    int used = 0;
+    for (int symbol = 0; symbol < LITERALS; symbol++) used += literal_frequency[symbol] != 0;
+    for (int symbol = 0; used < 2; symbol++) if (!literal_frequency[symbol]) { literal_frequency[symbol] = 1; used++; }
+    used = 0;
+    for (int symbol = 0; symbol < DISTANCES; symbol++) used += distance_frequency[symbol] != 0;
+    for (int symbol = 0; used < 2; symbol++) if (!distance_frequency[symbol]) { distance_frequency[symbol] = 1; used++; }
+    uint8_t literal_length[LITERALS], distance_length[DISTANCES];
+    code_lengths(literal_frequency, LITERALS, 15, literal_length);
+    code_lengths(distance_frequency, DISTANCES, 15, distance_length);
+    struct header header;
+    make_header(&header, literal_length, distance_length);
+    uint64_t dynamic_bits = 3 + header.bits + data_bits(s, literal_count, distance_count, literal_length, distance_length);
+
+    uint8_t fixed_literal[FIXED_LITERALS], fixed_distance[DISTANCES];
+    fixed_lengths(fixed_literal, fixed_distance);
+    uint64_t fixed_bits = 3 + data_bits(s, literal_count, distance_count, fixed_literal, fixed_distance);
+
+    // Stored: each piece of up to 65,535 bytes costs its header, padding to a byte and LEN, NLEN.
+    uint64_t stored_bits = (uint64_t)(size / STORED_MOST + 1) * (3 + 7 + 32) + 8 * (uint64_t)size;
+
+    if (stored_bits < dynamic_bits && stored_bits < fixed_bits) {
+        long done = 0;
+        do {
+            long piece = size - done < STORED_MOST ? size - done : STORED_MOST;
+            put(s, 0, 3, &out);   // not final, stored
+            align(s, &out);
+            *out++ = (uint8_t)piece; *out++ = (uint8_t)(piece >> 8);
+            *out++ = (uint8_t)~piece; *out++ = (uint8_t)(~piece >> 8);
+            memcpy(out, data + done, (size_t)piece);
+            out += piece;
+            done += piece;
+        } while (done < size);
+    } else if (fixed_bits <= dynamic_bits) {
+        put(s, 1 << 1, 3, &out);   // not final, fixed codes
+        put_tokens(s, tokens, n, fixed_literal, FIXED_LITERALS, fixed_distance, &out);
+    } else {
+        put(s, 2 << 1, 3, &out);   // not final, dynamic codes
+        put_header(s, &header, &out);
+        put_tokens(s, tokens, n, literal_length, LITERALS, distance_length, &out);
+    }
+    return out - start;
+}
+
+long geo_run_deflate_finish(struct geo_run_deflate *s, uint8_t *out) {
+    uint8_t *start = out;
+    put(s, 1 | 1 << 1, 3, &out);   // final, fixed codes
+    put(s, 0, 7, &out);            // end of block: symbol 256, seven zero bits
+    align(s, &out);
+    uint32_t sum = s->adler_b << 16 | s->adler_a;
+    for (int shift = 24; shift >= 0; shift -= 8) *out++ = (uint8_t)(sum >> shift);
+    return out - start;
+}
+
+// ---- PNG rows.
+
+// (c * 255 + a / 2) / a for c, a < 256 is (c * 255 + a / 2) * reciprocal[a] >> 24 exactly:
+// ceil(2^24 / a) errs by under 2^-24 a unit, and the numerator is under 2^16, so the product's
+// error stays under 1/256 <= 1/a of the distance to the next whole number (checked for every
+// c and a by the tests).
+static uint32_t reciprocal(uint32_t a) { return ((1u << 24) + a - 1) / a; }
+
+void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words, uint8_t *out) {
+    uint32_t inverse[256];
+    inverse[0] = 0;
+    for (uint32_t a = 1; a < 256; a++) inverse[a] = reciprocal(a);
+    for (long row = 0; row < rows; row++) {
+        const uint32_t *words = pixels + row * row_words;
+        uint8_t *line = out + row * (1 + 4 * width);
+        *line++ = 0;   // filter type None
+        long x = 0;
+        while (x < width) {
+            if (x + 2 <= width) {
+                uint64_t pair;
+                memcpy(&pair, words + x, 8);
+                if (pair == 0) {   // transparent pixels: most of a tile
+                    memset(line + 4 * x, 0, 8);
+                    x += 2;
+                    continue;
+                }
+            }
+            uint32_t word = words[x], a = word >> 24;
+            uint8_t *p = line + 4 * x;
+            uint32_t r = word >> 16 & 0xFF, g = word >> 8 & 0xFF, b = word & 0xFF;
+            if (a == 0) {
+                r = g = b = 0;
+            } else if (a != 255) {
+                uint64_t m = inverse[a];
+                r = (uint32_t)((r * 255 + a / 2) * m >> 24);
+                g = (uint32_t)((g * 255 + a / 2) * m >> 24);
+                b = (uint32_t)((b * 255 + a / 2) * m >> 24);
+            }
+            p[0] = (uint8_t)r; p[1] = (uint8_t)g; p[2] = (uint8_t)b; p[3] = (uint8_t)a;
+            x++;
+        }
+    }
+}

@@ -221,15 +221,15 @@ final class ZlibDeflater: Deflater {
 }
 
 /// geo's run deflater (RunDeflate): matches one pixel back and one row up only, with Huffman
-/// codes made for each batch; about ten times as fast as zlib's level 2 on map tiles for about
-/// the same size.
+/// codes made for each batch; four times as fast as zlib's level 2 on map tiles, for files 12 %
+/// larger.
 final class RunDeflater: Deflater {
     private var state = geo_run_deflate()
     private let workspace: PNGWorkspace
 
     init(rowBytes: Int, batch: Int, workspace: PNGWorkspace) {
         geo_run_deflate_start(&state, rowBytes)
-        workspace.reserve(tokens: batch, output: batch + 8 * (batch / 65535 + 1) + 16)
+        workspace.reserve(tokens: batch, output: geo_run_deflate_bound(batch))
         self.workspace = workspace
     }
 

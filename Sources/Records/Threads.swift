@@ -117,14 +117,17 @@ enum SignalGuard {
 /// handler only calls unlink(2), which is async-signal-safe.
 public enum TemporaryFiles {
     static let capacity = 16
-    // Unsafe by hand: written only by `add` and `remove`, which geo calls from the one thread
-    // that writes its output file; read by the signal handler, which passes the pointers to unlink.
+    // Unsafe by hand: written only by `add` and `remove`, with `lock` held (tile threads write
+    // files at once); read by the signal handler, which passes the pointers to unlink.
     nonisolated(unsafe) static let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     nonisolated(unsafe) static var initialised = false
+    static let lock = Monitor()
 
     /// Registers `path` for removal on a signal or an early exit(), and makes SIGINT and SIGTERM
     /// remove it. (An exit() is how a missing library ends geo: SystemLibraries' lazy loading.)
     public static func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
         if !initialised {
             paths.initialize(repeating: nil, count: capacity)
             initialised = true
@@ -137,6 +140,8 @@ public enum TemporaryFiles {
 
     /// Forgets `path` (it was renamed or removed).
     public static func remove(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
         guard initialised else { return }
         for index in 0..<capacity {
             if let entry = paths[index], String(cString: entry) == path {

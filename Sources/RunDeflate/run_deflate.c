@@ -1,6 +1,7 @@
 #include "RunDeflate.h"
 #include <stdlib.h>
 #include <string.h>
+#include <emmintrin.h>   // SSE2: in every x86-64
 
 // Deflate's length symbols 257-285 and distance symbols 0-29: the first value of each and its
 // extra bits (RFC 1951 3.2.5).
@@ -19,34 +20,39 @@ static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 
 enum {
     ADLER_BASE = 65521, ADLER_CHUNK = 5552, LONGEST = 258, WINDOW = 32768,
     LITERALS = 286, FIXED_LITERALS = 288, DISTANCES = 30, CODE_LENGTHS = 19, END_OF_BLOCK = 256,
-    MATCH = 0x10000,    // a token at or above this is a match: MATCH | which << 9 | length
+    // A token: its literal/length entry in bits 0-8 (a literal byte, or 256 + length - 3),
+    // and its distance in bits 9-10 (0: none, a literal; PIXEL_MATCH: 4 back; ROW_MATCH: one
+    // row up), so that sending it takes no branch.
+    PIXEL_MATCH = 2 << 9, ROW_MATCH = 3 << 9,
     PIXEL = 4,          // the distance one pixel back
     PIXEL_SYMBOL = 3,   // its distance symbol (base 4, no extra bits)
     STORED_MOST = 65535,
 };
 
-// ---- Bits out: deflate sends each code's first bit first, filling bytes from bit 0.
+// ---- Bits out: deflate sends each code's first bit first, filling bytes from bit 0. The
+// writer is a local copy of the stream's pending bits, so that the compiler keeps it in
+// registers (a store through `out` could otherwise be a store to it).
 
-static inline void put(struct geo_run_deflate *s, uint32_t value, int bits, uint8_t **out) {
-    s->bits |= (uint64_t)value << s->count;
-    s->count += bits;
-    if (s->count >= 32) {
-        uint32_t word = (uint32_t)s->bits;
-        memcpy(*out, &word, 4);   // little-endian: the first bits first
-        *out += 4;
-        s->bits >>= 32;
-        s->count -= 32;
-    }
+struct bits_out {
+    uint64_t bits;   // pending bits, first in bit 0; fewer than 8 between sends, but at the start
+    int count;
+    uint8_t *out;
+};
+
+// Appends `bits` bits (at most 28). Branch-free: it always stores 8 bytes and moves on by the
+// whole bytes it filled, so `out` needs 8 bytes of room past what is sent.
+static inline void send(struct bits_out *w, uint64_t value, int bits) {
+    w->bits |= value << w->count;
+    w->count += bits;
+    memcpy(w->out, &w->bits, 8);   // little-endian: the first bits first
+    w->out += w->count >> 3;
+    w->bits >>= w->count & 56;
+    w->count &= 7;
 }
 
 // Sends the pending bits up to the next byte boundary (zero padding).
-static void align(struct geo_run_deflate *s, uint8_t **out) {
-    while (s->count > 0) {
-        *(*out)++ = (uint8_t)s->bits;
-        s->bits >>= 8;
-        s->count = s->count > 8 ? s->count - 8 : 0;
-    }
-    s->bits = 0;
+static void align(struct bits_out *w) {
+    send(w, 0, (8 - w->count) & 7);
 }
 
 static uint32_t reversed(uint32_t code, int bits) {
@@ -190,18 +196,29 @@ static inline long match_length(const uint8_t *here, long distance, long most) {
     return n;
 }
 
-// The adler-32 of the stream so far, extended by `size` bytes; eight zero bytes at a time add
-// nothing to a and 8a to b, which is most of a tile.
+// The adler-32 of the stream so far, extended by `size` bytes, 16 bytes at a time: for bytes
+// d0..d15, b grows by 16a + 16 d0 + 15 d1 + ... + 1 d15 and a by their sum (SSE2's sum of
+// absolute differences gives the sum, a multiply-add of 16-bit lanes the weighted sum). Sixteen
+// zero bytes only add 16a to b: most of a tile.
 static void adler(struct geo_run_deflate *s, const uint8_t *data, long size) {
     uint64_t a = s->adler_a, b = s->adler_b;
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i high_weights = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
+    const __m128i low_weights = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
     while (size > 0) {
         long chunk = size < ADLER_CHUNK ? size : ADLER_CHUNK;
         long i = 0;
-        for (; i + 8 <= chunk; i += 8) {
-            uint64_t word;
-            memcpy(&word, data + i, 8);
-            if (word == 0) { b += 8 * a; continue; }
-            for (int k = 0; k < 8; k++) { a += data[i + k]; b += a; }
+        for (; i + 16 <= chunk; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(data + i));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) == 0xFFFF) { b += 16 * a; continue; }
+            __m128i sums = _mm_sad_epu8(v, zero);
+            uint64_t sum = (uint64_t)_mm_cvtsi128_si32(sums) + (uint64_t)_mm_extract_epi16(sums, 4);
+            __m128i weighted = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(v, zero), high_weights),
+                                             _mm_madd_epi16(_mm_unpackhi_epi8(v, zero), low_weights));
+            weighted = _mm_add_epi32(weighted, _mm_shuffle_epi32(weighted, 0x4E));
+            weighted = _mm_add_epi32(weighted, _mm_shuffle_epi32(weighted, 0xB1));
+            b += 16 * a + (uint32_t)_mm_cvtsi128_si32(weighted);
+            a += sum;
         }
         for (; i < chunk; i++) { a += data[i]; b += a; }
         a %= ADLER_BASE;
@@ -213,45 +230,65 @@ static void adler(struct geo_run_deflate *s, const uint8_t *data, long size) {
     s->adler_b = (uint32_t)b;
 }
 
+// How many zero bytes start `here`, up to `most`.
+static inline long zero_run(const uint8_t *here, long most) {
+    const __m128i zero = _mm_setzero_si128();
+    long z = 0;
+    while (z + 16 <= most) {
+        int equal = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(here + z)), zero));
+        if (equal != 0xFFFF) return z + __builtin_ctz(~equal);
+        z += 16;
+    }
+    while (z < most && here[z] == 0) z++;
+    return z;
+}
+
 static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static inline uint64_t load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+// The longest match at `here` (0 if under 3 bytes), 4 back or one row up (`*which` 1), of at
+// most `most` bytes; `pixel` and `up` say whether those bytes exist.
+static inline long longest_match(const uint8_t *here, long most, long row, int pixel, int up, uint32_t *which) {
+    *which = 0;
+    if (most >= 4 && pixel && up) {
+        // Neither the pixel before nor the one above starts with these 3 bytes: a literal,
+        // without a longer look (most bytes of a line's antialiased edge).
+        uint32_t word = load32(here), left = word ^ load32(here - PIXEL), above = word ^ load32(here - row);
+        if ((left & 0xFFFFFF) && (above & 0xFFFFFF)) return 0;
+        // Transparent pixels after transparent pixels: count the zeros (most of a tile).
+        if ((word | left) == 0) return zero_run(here, most);
+    }
+    long best = 0;
+    if (most >= 3) {
+        if (pixel) best = match_length(here, PIXEL, most);
+        if (up && best < most) {
+            long above = match_length(here, row, most);
+            if (above > best) { best = above; *which = 1; }
+        }
+    }
+    return best >= 3 ? best : 0;
+}
 
 // The block's tokens: literals, or matches 4 bytes back or one row up; counts their symbols.
 static long tokenize(const struct geo_run_deflate *s, const uint8_t *data, long size, long history,
                      uint32_t *tokens, uint32_t *literal_count, uint32_t *distance_count) {
-    long row = s->row_bytes, n = 0, i = 0;
+    const long row = s->row_bytes;
+    long n = 0, i = 0;
+    // Where a full row of history is behind every byte and a longest match still fits: the
+    // checks fold away there (a tile's every row but the first).
+    const long steady_from = row ? (row > PIXEL ? row : PIXEL) - history : size, steady_to = size - LONGEST;
     while (i < size) {
-        long most = size - i < LONGEST ? size - i : LONGEST;
-        long best = 0, which = 0;
         const uint8_t *here = data + i;
-        int pixel = i + history >= PIXEL, up = row && i + history >= row;
-        if (most >= 8 && pixel && up) {
-            // Neither the pixel before nor the one above starts with these 3 bytes: a literal,
-            // without a longer look (most bytes of a line's antialiased edge).
-            uint32_t word = load32(here);
-            if (((word ^ load32(here - PIXEL)) & 0xFFFFFF) && ((word ^ load32(here - row)) & 0xFFFFFF)) {
-                tokens[n++] = *here;
-                literal_count[*here]++;
-                i++;
-                continue;
-            }
-            // Transparent pixels after transparent pixels: count the zeros (most of a tile).
-            if (load64(here) == 0 && load32(here - PIXEL) == 0) {
-                long z = 8;
-                while (z + 8 <= most && load64(here + z) == 0) z += 8;
-                while (z < most && here[z] == 0) z++;
-                best = z;
-            }
+        long best;
+        uint32_t which;
+        if (i >= steady_from && i <= steady_to) {
+            best = longest_match(here, LONGEST, row, 1, 1, &which);
+        } else {
+            long most = size - i < LONGEST ? size - i : LONGEST;
+            best = longest_match(here, most, row, i + history >= PIXEL, row && i + history >= row, &which);
         }
-        if (most >= 3 && best == 0) {
-            if (pixel) best = match_length(here, PIXEL, most);
-            if (up && best < most) {
-                long above = match_length(here, row, most);
-                if (above > best) { best = above; which = 1; }
-            }
-        }
-        if (best >= 3) {
-            tokens[n++] = MATCH | (uint32_t)which << 9 | (uint32_t)best;
+        if (best) {
+            tokens[n++] = (which ? ROW_MATCH : PIXEL_MATCH) | (uint32_t)(256 + best - 3);
             literal_count[s->length_symbol[best]]++;
             distance_count[which ? s->row_symbol : PIXEL_SYMBOL]++;
             i += best;
@@ -339,49 +376,50 @@ static void make_header(struct header *h, const uint8_t *literal_length, const u
     }
 }
 
-static void put_header(struct geo_run_deflate *s, const struct header *h, uint8_t **out) {
-    put(s, (uint32_t)(h->literals - 257), 5, out);
-    put(s, (uint32_t)(h->distances - 1), 5, out);
-    put(s, (uint32_t)(h->code_lengths - 4), 4, out);
-    for (int i = 0; i < h->code_lengths; i++) put(s, h->lengths[code_length_order[i]], 3, out);
+static void put_header(struct bits_out *w, const struct header *h) {
+    send(w, (uint32_t)(h->literals - 257), 5);
+    send(w, (uint32_t)(h->distances - 1), 5);
+    send(w, (uint32_t)(h->code_lengths - 4), 4);
+    for (int i = 0; i < h->code_lengths; i++) send(w, h->lengths[code_length_order[i]], 3);
     for (int i = 0; i < h->count; i++) {
         int symbol = h->symbols[i];
-        put(s, h->codes[symbol], h->lengths[symbol], out);
-        if (symbol >= 16) put(s, h->extras[i], symbol == 16 ? 2 : symbol == 17 ? 3 : 7, out);
+        send(w, h->codes[symbol], h->lengths[symbol]);
+        if (symbol >= 16) send(w, h->extras[i], symbol == 16 ? 2 : symbol == 17 ? 3 : 7);
     }
 }
 
 // The tokens in the codes of these lengths (`literal_symbols` of them: 286, or the fixed code's 288).
-static void put_tokens(struct geo_run_deflate *s, const uint32_t *tokens, long n, const uint8_t *literal_length,
-                       int literal_symbols, const uint8_t *distance_length, uint8_t **out) {
+static void put_tokens(const struct geo_run_deflate *s, struct bits_out *w, const uint32_t *tokens, long n,
+                       const uint8_t *literal_length, int literal_symbols, const uint8_t *distance_length) {
     uint32_t literal_code[FIXED_LITERALS], distance_code[DISTANCES];
     canonical_codes(literal_length, literal_symbols, literal_code);
     canonical_codes(distance_length, DISTANCES, distance_code);
-    // Each match's distance, code and extra bits in one: 4 back, or one row up.
-    uint32_t distance_value[2] = {distance_code[PIXEL_SYMBOL], 0};
-    int distance_bits[2] = {distance_length[PIXEL_SYMBOL], 0};
+    // Each token's literal/length code (with a length's extra bits) and its distance code (with
+    // its extra bits), each with its size in bits in the top 5 bits of the word.
+    uint32_t first[512], second[4] = {0, 0, 0, 0};
+    for (int symbol = 0; symbol < 256; symbol++) first[symbol] = literal_code[symbol] | (uint32_t)literal_length[symbol] << 27;
+    for (int n = 3; n <= LONGEST; n++) {
+        int symbol = s->length_symbol[n];
+        first[256 + n - 3] = (literal_code[symbol] | (uint32_t)s->length_extra[n] << literal_length[symbol])
+            | (uint32_t)(literal_length[symbol] + s->length_extra_bits[n]) << 27;
+    }
+    second[PIXEL_MATCH >> 9] = distance_code[PIXEL_SYMBOL] | (uint32_t)distance_length[PIXEL_SYMBOL] << 27;
     if (s->row_bytes) {
-        distance_value[1] = distance_code[s->row_symbol] | (uint32_t)s->row_extra << distance_length[s->row_symbol];
-        distance_bits[1] = distance_length[s->row_symbol] + s->row_extra_bits;
+        second[ROW_MATCH >> 9] = (distance_code[s->row_symbol] | (uint32_t)s->row_extra << distance_length[s->row_symbol])
+            | (uint32_t)(distance_length[s->row_symbol] + s->row_extra_bits) << 27;
     }
+    struct bits_out local = *w;
     for (long i = 0; i < n; i++) {
-        uint32_t token = tokens[i];
-        if (token < MATCH) {
-            put(s, literal_code[token], literal_length[token], out);
-        } else {
-            uint32_t length = token & 0x1FF, which = token >> 9 & 1;
-            int symbol = s->length_symbol[length];
-            put(s, literal_code[symbol] | (uint32_t)s->length_extra[length] << literal_length[symbol],
-                literal_length[symbol] + s->length_extra_bits[length], out);
-            put(s, distance_value[which], distance_bits[which], out);
-        }
+        uint32_t token = tokens[i], code = first[token & 0x1FF], far = second[token >> 9];
+        send(&local, code & 0x7FFFFFF, (int)(code >> 27));
+        send(&local, far & 0x7FFFFFF, (int)(far >> 27));
     }
-    put(s, literal_code[END_OF_BLOCK], literal_length[END_OF_BLOCK], out);
+    send(&local, literal_code[END_OF_BLOCK], literal_length[END_OF_BLOCK]);
+    *w = local;
 }
 
 long geo_run_deflate_block(struct geo_run_deflate *s, const uint8_t *data, long size, long history,
                            uint32_t *tokens, uint8_t *out) {
-    uint8_t *start = out;
     adler(s, data, size);
     uint32_t literal_count[LITERALS] = {0}, distance_count[DISTANCES] = {0};
     long n = tokenize(s, data, size, history, tokens, literal_count, distance_count);
@@ -410,38 +448,46 @@ long geo_run_deflate_block(struct geo_run_deflate *s, const uint8_t *data, long 
     // Stored: each piece of up to 65,535 bytes costs its header, padding to a byte and LEN, NLEN.
     uint64_t stored_bits = (uint64_t)(size / STORED_MOST + 1) * (3 + 7 + 32) + 8 * (uint64_t)size;
 
+    struct bits_out w = {s->bits, s->count, out};
     if (stored_bits < dynamic_bits && stored_bits < fixed_bits) {
         long done = 0;
         do {
             long piece = size - done < STORED_MOST ? size - done : STORED_MOST;
-            put(s, 0, 3, &out);   // not final, stored
-            align(s, &out);
-            *out++ = (uint8_t)piece; *out++ = (uint8_t)(piece >> 8);
-            *out++ = (uint8_t)~piece; *out++ = (uint8_t)(~piece >> 8);
-            memcpy(out, data + done, (size_t)piece);
-            out += piece;
+            send(&w, 0, 3);   // not final, stored
+            align(&w);
+            uint8_t *at = w.out;
+            *at++ = (uint8_t)piece; *at++ = (uint8_t)(piece >> 8);
+            *at++ = (uint8_t)~piece; *at++ = (uint8_t)(~piece >> 8);
+            memcpy(at, data + done, (size_t)piece);
+            w.out = at + piece;
             done += piece;
         } while (done < size);
     } else if (fixed_bits <= dynamic_bits) {
-        put(s, 1 << 1, 3, &out);   // not final, fixed codes
-        put_tokens(s, tokens, n, fixed_literal, FIXED_LITERALS, fixed_distance, &out);
+        send(&w, 1 << 1, 3);   // not final, fixed codes
+        put_tokens(s, &w, tokens, n, fixed_literal, FIXED_LITERALS, fixed_distance);
     } else {
-        put(s, 2 << 1, 3, &out);   // not final, dynamic codes
-        put_header(s, &header, &out);
-        put_tokens(s, tokens, n, literal_length, LITERALS, distance_length, &out);
+        send(&w, 2 << 1, 3);   // not final, dynamic codes
+        put_header(&w, &header);
+        put_tokens(s, &w, tokens, n, literal_length, LITERALS, distance_length);
     }
-    return out - start;
+    s->bits = w.bits;
+    s->count = w.count;
+    return w.out - out;
 }
 
 long geo_run_deflate_finish(struct geo_run_deflate *s, uint8_t *out) {
-    uint8_t *start = out;
-    put(s, 1 | 1 << 1, 3, &out);   // final, fixed codes
-    put(s, 0, 7, &out);            // end of block: symbol 256, seven zero bits
-    align(s, &out);
+    struct bits_out w = {s->bits, s->count, out};
+    send(&w, 1 | 1 << 1, 3);   // final, fixed codes
+    send(&w, 0, 7);            // end of block: symbol 256, seven zero bits
+    align(&w);
     uint32_t sum = s->adler_b << 16 | s->adler_a;
-    for (int shift = 24; shift >= 0; shift -= 8) *out++ = (uint8_t)(sum >> shift);
-    return out - start;
+    for (int shift = 24; shift >= 0; shift -= 8) *w.out++ = (uint8_t)(sum >> shift);
+    s->bits = 0;
+    s->count = 0;
+    return w.out - out;
 }
+
+long geo_run_deflate_bound(long size) { return size + 8 * (size / STORED_MOST + 1) + 24; }
 
 // ---- PNG rows.
 
@@ -461,6 +507,14 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
         *line++ = 0;   // filter type None
         long x = 0;
         while (x < width) {
+            if (x + 4 <= width) {   // four transparent pixels at a time
+                __m128i four = _mm_loadu_si128((const __m128i *)(words + x));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi8(four, _mm_setzero_si128())) == 0xFFFF) {
+                    memset(line + 4 * x, 0, 16);
+                    x += 4;
+                    continue;
+                }
+            }
             if (x + 2 <= width) {
                 uint64_t pair;
                 memcpy(&pair, words + x, 8);

@@ -16,6 +16,7 @@ struct TileCover {
     let model: EdgeModel
     /// The tiles found so far, as TileAddress keys.
     private(set) var tiles: Set<UInt64> = []
+    private var lastKey = UInt64.max
     private let last: Int
     private let worldWidth: Double
 
@@ -116,6 +117,18 @@ struct TileCover {
 
     private mutating func addOutline(_ path: ProjectedPath, closed: Bool, curved: Bool, reach: Double) {
         let margin = reach + (curved ? 1 : 0)
+        if !curved, let box = boundingBox(path) {
+            // The straight edges stay within their vertices' box (an edge across ±180 is cut
+            // to the world's sides, which the box then spans): when that box, with the reach,
+            // is one tile, the edges, which join up, put that tile in and no other (a low
+            // zoom's usual case).
+            let x0 = max(0, Int(floor((box.minX - margin) / 256))), x1 = min(last, Int(floor((box.maxX + margin) / 256)))
+            let y0 = max(0, Int(floor((box.minY - margin) / 256))), y1 = min(last, Int(floor((box.maxY + margin) / 256)))
+            if x0 == x1 && y0 == y1 {
+                insert(TileAddress(z: zoom, x: x0, y: y0))
+                return
+            }
+        }
         pieces(path, closed: closed, curved: curved) { a, b in
             // Cut into steps of at most 128 pixels, so that a long diagonal lists the tiles along
             // it, not the whole box it spans.
@@ -132,16 +145,36 @@ struct TileCover {
         }
     }
 
+    /// The path's vertices' box in world pixels; nil when a vertex is not finite.
+    private func boundingBox(_ path: ProjectedPath) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        guard var minX = path.x.first, var minY = path.y.first else { return nil }
+        var maxX = minX, maxY = minY
+        for index in path.x.indices {
+            let x = path.x[index], y = path.y[index]
+            guard x.isFinite, y.isFinite else { return nil }
+            minX = min(minX, x); maxX = max(maxX, x)
+            minY = min(minY, y); maxY = max(maxY, y)
+        }
+        let low = WebMercator.worldPixel(x: minX, y: maxY, zoom: zoom), high = WebMercator.worldPixel(x: maxX, y: minY, zoom: zoom)
+        return (low.x, low.y, high.x, high.y)
+    }
+
     private mutating func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {
         let x0 = max(0, Int(floor((minX - reach) / 256))), x1 = min(last, Int(floor((maxX + reach) / 256)))
         let y0 = max(0, Int(floor((minY - reach) / 256))), y1 = min(last, Int(floor((maxY + reach) / 256)))
         guard x0 <= x1, y0 <= y1 else { return }
         for x in x0...x1 {
-            for y in y0...y1 {
-                let tile = TileAddress(z: zoom, x: x, y: y)
-                if selection.contains(tile) { tiles.insert(tile.key) }
-            }
+            for y in y0...y1 { insert(TileAddress(z: zoom, x: x, y: y)) }
         }
+    }
+
+    /// Lists a tile once (the last one listed is asked first: a path's pieces mostly fall in
+    /// the tile of the piece before).
+    private mutating func insert(_ tile: TileAddress) {
+        let key = tile.key
+        guard key != lastKey, selection.contains(tile) else { return }
+        tiles.insert(key)
+        lastKey = key
     }
 
     // MARK: Interiors
@@ -187,10 +220,7 @@ struct TileCover {
             while k + 1 < sorted.count {
                 let first = max(0, Int((sorted[k] / 256 - 0.5).rounded(.up))), lastColumn = min(last, Int((sorted[k + 1] / 256 - 0.5).rounded(.down)))
                 if first <= lastColumn {
-                    for x in first...lastColumn {
-                        let tile = TileAddress(z: zoom, x: x, y: row)
-                        if selection.contains(tile) { tiles.insert(tile.key) }
-                    }
+                    for x in first...lastColumn { insert(TileAddress(z: zoom, x: x, y: row)) }
                 }
                 k += 2
             }

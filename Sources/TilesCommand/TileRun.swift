@@ -301,13 +301,11 @@ final class TileDrawing: @unchecked Sendable {
             monitor.unlock()
             do throws(RunFailure) {
                 let png = try painterSetup.draw(job.tile, first: job.first, count: job.count, from: entries, keepBlank: settings.empty)
+                if let png { try store.put(job.tile, png: png) }
                 monitor.lock()
                 defer { monitor.unlock() }
                 drawn += 1
-                if let png {
-                    try store.put(job.tile, png: png)
-                    written += 1
-                }
+                if png != nil { written += 1 }
             } catch {
                 fail(error)
                 return

@@ -4,9 +4,9 @@ import Glibc
 import CSQLite
 import Records
 
-/// Where finished tiles go. `put` is called from the drawing threads, one at a time (the run
-/// holds a lock round it).
-protocol TileStore: AnyObject {
+/// Where finished tiles go. `put` is called from the drawing threads at once: each store keeps
+/// itself safe (a directory writes tiles side by side, a database one at a time).
+protocol TileStore: AnyObject, Sendable {
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure)
     /// The run succeeded: make the output whole (metadata, rename).
     func finish(_ metadata: TileMetadata) throws(RunFailure)
@@ -25,9 +25,11 @@ struct TileMetadata {
 
 /// `OUT/{z}/{x}/{y}.png`: each tile written beside its name and renamed into place, so that no
 /// tile is ever half written and a tile of an earlier run is replaced whole.
-final class DirectoryStore: TileStore {
+/// Sendable by hand: `made` is touched only with `lock` held; the rest is set in init.
+final class DirectoryStore: TileStore, @unchecked Sendable {
     let root: String
     private var made: Set<String> = []
+    private let lock = Monitor()
 
     /// The directory is made now (an existing one is used when --force allows).
     init(root: String) throws(RunFailure) {
@@ -36,6 +38,8 @@ final class DirectoryStore: TileStore {
     }
 
     private func makeDirectory(_ path: String) throws(RunFailure) {
+        lock.lock()
+        defer { lock.unlock() }
         guard !made.contains(path) else { return }
         if mkdir(path, 0o777) != 0 && errno != EEXIST {
             throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate)
@@ -68,10 +72,13 @@ final class DirectoryStore: TileStore {
 /// An MBTiles 1.3 file: SQLite, `tiles(zoom_level, tile_column, tile_row, tile_data)` with rows
 /// in TMS order (row 0 at the south), and `metadata(name, value)`. Written to a temporary file
 /// beside its name, in one transaction, and renamed into place when the run succeeds.
-final class MBTilesStore: TileStore {
+/// Sendable by hand: the database is written only with `lock` held (`put`) or after the
+/// drawing threads have ended (`finish`, `discard`).
+final class MBTilesStore: TileStore, @unchecked Sendable {
     private let output: WholeFileOutput
     private var database: OpaquePointer?
     private var insert: OpaquePointer?
+    private let lock = Monitor()
 
     init(path: String) throws(RunFailure) {
         output = try WholeFileOutput(path)
@@ -114,6 +121,8 @@ final class MBTilesStore: TileStore {
     }
 
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        lock.lock()
+        defer { lock.unlock() }
         sqlite3_bind_int(insert, 1, Int32(tile.z))
         sqlite3_bind_int(insert, 2, Int32(tile.x))
         sqlite3_bind_int(insert, 3, Int32((1 << tile.z) - 1 - tile.y))

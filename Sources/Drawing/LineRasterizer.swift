@@ -176,76 +176,11 @@ final class Band: @unchecked Sendable {
     }
 
     /// Raises the coverage of every pixel of this band near the segment from `a` to `b` to the
-    /// segment's.
+    /// segment's (RasterKernels' geo_cover_segment).
+    @inline(__always)
     private func segment(_ a: Pixel, _ b: Pixel, _ half: Double) {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
-        let reach = half + 0.5  // beyond this distance from the segment a pixel's centre is not covered
-        let dx = b.x - a.x, dy = b.y - a.y
-        let length = (dx * dx + dy * dy).squareRoot()
-        let ux = length > 0 ? dx / length : 1, uy = length > 0 ? dy / length : 0
-        // Rows whose centre (row + ½) is within reach of the segment's y range.
-        let top = Band.ceiling(min(a.y, b.y) - reach - 0.5)
-        let bottom = min(height - 1, Band.floor(max(a.y, b.y) + reach - 0.5))
-        guard top <= bottom else { return }
-        let inverseUX = 1 / ux, inverseUY = 1 / uy
-        // This band's stripes among those rows.
-        var stripe = top / Band.stripe
-        stripe += (index - stripe % count + count) % count
-        while stripe * Band.stripe <= bottom {
-            let rows = max(top, stripe * Band.stripe)...min(bottom, stripe * Band.stripe + Band.stripe - 1)
-            let shift = (stripe / count - stripe) * Band.stripe  // a picture row + shift: its row in `coverage`
-            stripe += count
-            for row in rows { segmentRow(row, row + shift, a, ux, uy, inverseUX, inverseUY, length, half, reach) }
-        }
-    }
-
-    /// One row of `segment` (`cellRow` in `coverage`): pixel centres are tried within the rectangle round the capsule,
-    /// `across` the segment at most reach, `along` it from -reach to length + reach, a range of
-    /// columns found where each of the two limits is crossed.
-    @inline(__always)
-    private func segmentRow(_ row: Int, _ cellRow: Int, _ a: Pixel, _ ux: Double, _ uy: Double, _ inverseUX: Double, _ inverseUY: Double,
-                            _ length: Double, _ half: Double, _ reach: Double) {
-        let cy = Double(row) + 0.5, oy = cy - a.y
-        var low = -Double.infinity, high = Double.infinity  // in x - a.x
-        if abs(uy) > 1e-9 {
-            let p = (oy * ux - reach) * inverseUY, q = (oy * ux + reach) * inverseUY
-            low = min(p, q)
-            high = max(p, q)
-        } else if abs(oy) > reach {
-            return
-        }
-        if abs(ux) > 1e-9 {
-            let p = (-reach - oy * uy) * inverseUX, q = (length + reach - oy * uy) * inverseUX
-            low = max(low, min(p, q))
-            high = min(high, max(p, q))
-        } else if oy * uy < -reach || oy * uy > length + reach {
-            return
-        }
-        guard low <= high else { return }
-        let left = Band.ceiling(a.x + low - 0.5)
-        let right = min(width - 1, Band.floor(a.x + high - 0.5))
-        guard left <= right else { return }
-        // The pixel centre in the segment's frame: `along` it from a, `across` it; both step
-        // by a constant from one column to the next.
-        let ox = Double(left) + 0.5 - a.x
-        geo_cover_row(coverage + cellRow * width, left, right, ox * ux + oy * uy, oy * ux - ox * uy, ux, uy, length, table,
-                      Int32(cellRow * width), Int32(row * width), &touched)
-    }
-
-    /// ⌈x⌉, 0 for any x ≤ 0 (without a call to libm's ceil: x86-64's baseline has no rounding
-    /// instruction).
-    @inline(__always)
-    static func ceiling(_ x: Double) -> Int {
-        guard x > 0 else { return 0 }
-        let whole = Int(x)
-        return Double(whole) < x ? whole + 1 : whole
-    }
-
-    /// ⌊x⌋, -1 for any x < 0.
-    @inline(__always)
-    static func floor(_ x: Double) -> Int {
-        guard x >= 0 else { return -1 }
-        return Int(x)
+        geo_cover_segment(coverage, width, height, index, count, Band.stripe, a.x, a.y, b.x, b.y, half, table, &touched)
     }
 }
 

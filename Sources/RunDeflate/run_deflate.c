@@ -515,26 +515,14 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
                     continue;
                 }
             }
-            if (x + 2 <= width) {
-                uint64_t pair;
-                memcpy(&pair, words + x, 8);
-                if (pair == 0) {   // transparent pixels: most of a tile
-                    memset(line + 4 * x, 0, 8);
-                    x += 2;
-                    continue;
-                }
-            }
+            // No branch on alpha: 0 has reciprocal 0 (and premultiplied channels 0), and 255's
+            // gives each channel back.
             uint32_t word = words[x], a = word >> 24;
             uint8_t *p = line + 4 * x;
-            uint32_t r = word >> 16 & 0xFF, g = word >> 8 & 0xFF, b = word & 0xFF;
-            if (a == 0) {
-                r = g = b = 0;
-            } else if (a != 255) {
-                uint64_t m = inverse[a];
-                r = (uint32_t)((r * 255 + a / 2) * m >> 24);
-                g = (uint32_t)((g * 255 + a / 2) * m >> 24);
-                b = (uint32_t)((b * 255 + a / 2) * m >> 24);
-            }
+            uint64_t m = inverse[a], half = a / 2;
+            uint32_t r = (uint32_t)(((word >> 16 & 0xFF) * 255 + half) * m >> 24);
+            uint32_t g = (uint32_t)(((word >> 8 & 0xFF) * 255 + half) * m >> 24);
+            uint32_t b = (uint32_t)(((word & 0xFF) * 255 + half) * m >> 24);
             p[0] = (uint8_t)r; p[1] = (uint8_t)g; p[2] = (uint8_t)b; p[3] = (uint8_t)a;
             x++;
         }

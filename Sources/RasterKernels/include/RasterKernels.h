@@ -46,6 +46,15 @@ void geo_cover_row(uint8_t *cells, long first, long last, double along, double a
                    double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
                    struct geo_touched *touched);
 
+/// A segment from (ax, ay) to (bx, by) (finite, in pixels; equal for a dot) of a line `half`
+/// wide on each side (`table` filled for it): every pixel of the drawing thread's rows within
+/// reach gets its coverage through geo_cover_row. The thread's rows are every `bands`-th stripe
+/// of `stripe` rows from stripe `band` on, stacked in `coverage` (`width` cells a row); the
+/// picture is `width`×`height`. One call a segment, so that the rows' set-up stays in C.
+void geo_cover_segment(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
+                       double ax, double ay, double bx, double by, double half, const struct geo_cover_table *table,
+                       struct geo_touched *touched);
+
 /// Lays a line's coverage onto the picture, source over: for each of the `count` pixels in
 /// `touched`, `pixels[pixel]` (premultiplied ARGB32) gets `colour` (unpremultiplied
 /// 0xAARRGGBB) at `coverage[cell]`/255 of its alpha, and `coverage[cell]` is cleared. The

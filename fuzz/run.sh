@@ -6,7 +6,8 @@
 # Harnesses (Sources/GeoFuzz/Harnesses.swift, listed by `geo-fuzz --list`): scanner (JSON
 # scanner + GeoJSON reader), polyline (decoder, round trip), arguments (every command's parsing
 # and validation), records (every command's record handler over a whole input), rasterizer (the
-# canvas and its line rasterizer on extreme coordinates, one thread against several). Corpora grow in fuzz/corpus/HARNESS
+# canvas and its line rasterizer on extreme coordinates, one thread against several; the
+# picture through the tile PNG writer, inflated again by zlib). Corpora grow in fuzz/corpus/HARNESS
 # (not committed), seeded from fuzz/seeds/HARNESS. A crashing input is copied to
 # Tests/Corpus/fuzz-regressions/HARNESS/, which the test suite replays (Tests/EndToEnd/test_hostile.py):
 # fix the bug, keep the input. The last line per harness says how many executions ran.

@@ -22,7 +22,8 @@ enum Harness: String, CaseIterable {
     case arguments
     /// Every command's record handler, over the bytes as a whole input (framing included).
     case records
-    /// The canvas and its line rasterizer: the bytes as drawing calls, coordinates of any size.
+    /// The canvas and its line rasterizer: the bytes as drawing calls, coordinates of any size;
+    /// and the picture through the tile PNG writer (RunDeflate), inflated again by zlib.
     case rasterizer
 
     func run(_ data: UnsafeBufferPointer<UInt8>) {
@@ -153,23 +154,52 @@ extension Harness {
     /// Reads the bytes as a small picture and a list of drawing calls (lines of any width and
     /// colour, with coordinates as raw doubles: infinities, NaNs, 1e308, subnormals; fills,
     /// markers, layers), draws them with one thread and with several, and requires the same
-    /// picture both times, every pixel validly premultiplied (no channel above its alpha).
+    /// picture both times, every pixel validly premultiplied (no channel above its alpha); then
+    /// encodes it as a map tile is (geo's run deflater) and requires zlib to inflate it into
+    /// those pixels, unpremultiplied.
     func rasterizer(_ data: UnsafeBufferPointer<UInt8>) {
         var bytes = ByteReader(data)
         let width = 1 + Int(bytes.byte() % 64), height = 1 + Int(bytes.byte() % 160), threads = 2 + Int(bytes.byte() % 4)
         let calls = Array(data[min(3, data.count)...])
-        let one = Harness.draw(calls, width: width, height: height, threads: 1)
-        let several = Harness.draw(calls, width: width, height: height, threads: threads)
+        let canvas = Harness.draw(calls, width: width, height: height, threads: 1)
+        let one = canvas.words()
+        let several = Harness.draw(calls, width: width, height: height, threads: threads).words()
         precondition(one == several, "\(threads) threads drew another picture than one thread")
         for word in one {
             let alpha = word >> 24
             precondition((word >> 16) & 0xFF <= alpha && (word >> 8) & 0xFF <= alpha && word & 0xFF <= alpha,
                          "a pixel is not validly premultiplied: \(String(word, radix: 16))")
         }
+        do { try canvas.finish() } catch { preconditionFailure("the PNG could not be encoded: \(error)") }
+        let rows = Harness.inflatedRows(canvas.encoded, size: height * (1 + 4 * width))
+        for (index, word) in one.enumerated() {
+            let at = index / width * (1 + 4 * width) + 1 + 4 * (index % width), alpha = word >> 24
+            let channel = { (shift: UInt32) in alpha == 0 ? 0 : UInt8((((word >> shift) & 0xFF) * 255 + alpha / 2) / alpha) }
+            precondition(rows[at - 1 - 4 * (index % width)] == 0 && Array(rows[at..<at + 4]) == [channel(16), channel(8), channel(0), UInt8(alpha)],
+                         "pixel \(index) came back from the PNG as another colour")
+        }
     }
 
-    static func draw(_ calls: [UInt8], width: Int, height: Int, threads: Int) -> [UInt32] {
-        let canvas = Canvas(format: .png, width: width, height: height, fd: -1, threads: threads)
+    /// The IDAT chunks of `png`, inflated by zlib's own `uncompress` (loaded here: geo only
+    /// deflates); must be `size` bytes.
+    static func inflatedRows(_ png: [UInt8], size: Int) -> [UInt8] {
+        typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt) -> Int32
+        guard let library = dlopen("libz.so.1", RTLD_NOW), let symbol = dlsym(library, "uncompress") else { preconditionFailure("no libz.so.1") }
+        var stream: [UInt8] = [], at = 8
+        while at + 12 <= png.count {
+            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            if png[at + 4..<at + 8].elementsEqual("IDAT".utf8) { stream += png[at + 8..<at + 8 + length] }
+            at += 12 + length
+        }
+        var rows = [UInt8](repeating: 0, count: size + 1)
+        var length = UInt(rows.count)
+        let status = unsafeBitCast(symbol, to: Uncompress.self)(&rows, &length, stream, UInt(stream.count))
+        precondition(status == 0 && length == UInt(size), "zlib could not inflate the PNG (status \(status), \(length) of \(size) bytes)")
+        return rows
+    }
+
+    static func draw(_ calls: [UInt8], width: Int, height: Int, threads: Int) -> Canvas {
+        let canvas = Canvas(format: .png, width: width, height: height, fd: -1, threads: threads, compression: .fast)
         calls.withUnsafeBufferPointer { calls in
             var bytes = ByteReader(calls)
             var layers = 0
@@ -198,7 +228,7 @@ extension Harness {
                 layers -= 1
             }
         }
-        return canvas.words()
+        return canvas
     }
 }
 

@@ -206,15 +206,18 @@ package struct FeatureStyle: Equatable {
 /// The styles of prepared features (whose properties the workers already read without error),
 /// kept by their properties' bytes: the features of a layer mostly share their properties, and
 /// comparing the bytes costs far less than reading colours and spans again for every feature
-/// in every tile. One per thread; at most `limit` styles, forgotten all at once when full (a
-/// layer whose every feature has its own properties then costs one lookup more a feature).
+/// in every tile. One per thread; at most `limit` styles and `limitBytes` of properties,
+/// forgotten all at once when full (a layer whose every feature has its own properties then
+/// costs one lookup more a feature).
 package final class StyleCache {
     static let limit = 4096
+    static let limitBytes = 1 << 20
     /// Properties longer than this are read each time (long span lists): their bytes would
     /// fill memory faster than they repeat.
     static let longest = 4096
     let stamps: Set<String>
     private var styles: [[UInt8]: FeatureStyle] = [:]
+    private var bytes = 0
     private var last: (bytes: [UInt8], style: FeatureStyle)?
 
     package init(stamps: Set<String>) { self.stamps = stamps }
@@ -229,8 +232,12 @@ package final class StyleCache {
             style = known
         } else {
             style = read(properties)
-            if styles.count >= StyleCache.limit { styles.removeAll(keepingCapacity: true) }
+            if styles.count >= StyleCache.limit || bytes + key.count > StyleCache.limitBytes {
+                styles.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
             styles[key] = style
+            bytes += key.count
         }
         last = (key, style)
         return style

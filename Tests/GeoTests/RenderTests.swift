@@ -71,6 +71,23 @@ final class RenderTests: XCTestCase {
         }
     }
 
+    func testTheStyleCacheGivesWhatReadingGives() throws {
+        // Alternating properties, more of them than the cache keeps, one that cannot be read
+        // (defaults), and one longer than it keeps: each answer equals a fresh reading.
+        let cache = StyleCache(stamps: [])
+        let long = "{" + (0..<400).map { ##""k\##($0)":"\##(String(repeating: "x", count: 12))""## }.joined(separator: ",") + ##","stroke":"blue"}"##
+        var cases = [##"{"stroke":"red","stroke-width":3}"##, ##"{"stroke":"blurple"}"##, long, "{}"]
+        cases += (0..<5000).map { ##"{"stroke-width":\##(1 + $0 % 4500)}"## }
+        for round in 0..<2 {
+            for properties in cases {
+                let fresh = (try? style(properties)) ?? FeatureStyle()
+                let cached = Array(properties.utf8).withUnsafeBufferPointer { cache.style($0) }
+                XCTAssertEqual(cached, fresh, "round \(round): \(properties.prefix(60))")
+            }
+        }
+        XCTAssertEqual(cache.style(nil), FeatureStyle())
+    }
+
     // MARK: The view
 
     func testFitKeepsTheAspectAndCentres() throws {

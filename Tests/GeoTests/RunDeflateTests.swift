@@ -50,7 +50,9 @@ final class RunDeflateTests: XCTestCase {
         }
         for trial in 0..<400 {
             let size = trial < 8 ? trial : next() % 140_000 + 1
-            let row = trial % 9 < 3 ? trial % 9 + 1 : 1 + next() % 3000, batch = 1 + next() % 70_000   // rows under a pixel too
+            // Rows under a pixel, and over deflate's 32 KiB window (no matches one row up), too.
+            let row = trial % 9 < 3 ? trial % 9 + 1 : trial % 9 == 3 ? 40_000 + next() % 1000 : 1 + next() % 3000
+            let batch = 1 + next() % 70_000
             var data = [UInt8](repeating: 0, count: size)
             let kind = trial % 5
             for i in 0..<size {

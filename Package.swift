@@ -81,7 +81,7 @@ let package = Package(
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
         .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels", "RunDeflate"], swiftSettings: fastUnchecked),
-        // The line rasterizer's inner loops in C: prefetching, branch-free min and max (Drawing's only).
+        // The line rasterizer's inner loops in C: a segment's coverage, prefetching composite (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
         // PNG rows for map tiles in C: unpremultiplied, and deflated by matching one pixel back
         // and one row up only, with Huffman codes built per block (Drawing's only).

@@ -64,7 +64,7 @@ enum PNGEncoder {
         return [channel(16), channel(8), channel(0), UInt8(alpha)]
     }
 
-    static func writeChunk(_ type: String, _ data: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
+    private static func writeChunk(_ type: String, _ data: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
         var chunk = [UInt8](repeating: 0, count: 4)
         store(UInt32(data.count), at: 0, in: &chunk)
         chunk += Array(type.utf8)
@@ -75,13 +75,11 @@ enum PNGEncoder {
         try write(chunk[...], to: sink)
     }
 
-    static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
-        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
+    private static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBufferPointer { store(value, at: $0.baseAddress! + offset) }
     }
 
+    /// Big-endian, as PNG stores its lengths and CRCs.
     static func store(_ value: UInt32, at bytes: UnsafeMutablePointer<UInt8>) {
         bytes[0] = UInt8(truncatingIfNeeded: value >> 24)
         bytes[1] = UInt8(truncatingIfNeeded: value >> 16)
@@ -89,7 +87,7 @@ enum PNGEncoder {
         bytes[3] = UInt8(truncatingIfNeeded: value)
     }
 
-    static func write(_ bytes: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
+    private static func write(_ bytes: ArraySlice<UInt8>, to sink: Sink) throws(DrawingError) {
         guard bytes.withUnsafeBytes({ sink.append($0) }) else { throw DrawingError(sink.failureMessage) }
     }
 }

@@ -25,9 +25,15 @@ static void grow(struct geo_touched *touched) {
     touched->capacity = capacity;
 }
 
-void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
-                   double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
-                   struct geo_touched *touched) {
+// One row of a segment: the pixels `first`...`last` of `cells` (the line's coverage of the
+// row, 0-255), whose first centre lies `along` the segment from its start and `across` it,
+// each next one `ux` further along and `uy` less across, get the coverage `table` gives their
+// distance from the segment (`length` long, round ends) where it exceeds theirs; a pixel
+// covered for the first time is added to `touched` as `cellBase` + its column in the coverage,
+// `pixelBase` + its column in the picture.
+static inline void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
+                                 double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
+                                 struct geo_touched *touched) {
     const double scale = table->scale;
     // Room for every pixel of the row first, so that the loop takes no branch on the data (a
     // pixel's being covered, or covered for the first time, is as likely as not at an edge).

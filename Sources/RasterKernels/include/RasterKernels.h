@@ -4,8 +4,9 @@
 #include <stdint.h>
 
 // The inner loops of geo's line rasterizer (Drawing/LineRasterizer.swift), in C: the composite
-// prefetches the scattered pixels it is about to blend (Swift cannot say that), and the coverage
-// loop is a few multiplications and a table lookup a pixel.
+// prefetches the scattered pixels it is about to blend (Swift cannot say that), and a segment's
+// coverage is a few multiplications and a table lookup a pixel, its rows set up without a call
+// each.
 
 /// A pixel a line covers: its index in the drawing thread's coverage (which holds only that
 /// thread's rows) and in the picture.
@@ -36,21 +37,12 @@ struct geo_cover_table {
 /// Fills `table` for lines `half` wide on each side.
 void geo_cover_table_fill(struct geo_cover_table *table, double half);
 
-/// One row of a segment: the pixels `first`...`last` of `cells` (the line's coverage of the
-/// row, 0-255), whose first centre lies `along` the segment from its start and `across` it,
-/// each next one `ux` further along and `uy` less across, get the coverage `table` gives their
-/// distance from the segment (`length` long, round ends) where it exceeds theirs; a pixel
-/// covered for the first time is added to `touched` as `cellBase` + its column in the coverage,
-/// `pixelBase` + its column in the picture.
-void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
-                   double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
-                   struct geo_touched *touched);
-
 /// A segment from (ax, ay) to (bx, by) (finite, in pixels; equal for a dot) of a line `half`
 /// wide on each side (`table` filled for it): every pixel of the drawing thread's rows within
-/// reach gets its coverage through geo_cover_row. The thread's rows are every `bands`-th stripe
-/// of `stripe` rows from stripe `band` on, stacked in `coverage` (`width` cells a row); the
-/// picture is `width`×`height`. One call a segment, so that the rows' set-up stays in C.
+/// reach gets the coverage `table` gives its distance where that exceeds its own, and a pixel
+/// covered for the first time is added to `touched`. The thread's rows are every `bands`-th
+/// stripe of `stripe` rows from stripe `band` on, stacked in `coverage` (`width` cells a row);
+/// the picture is `width`×`height`. One call a segment, so that the rows' set-up stays in C.
 void geo_cover_segment(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
                        double ax, double ay, double bx, double by, double half, const struct geo_cover_table *table,
                        struct geo_touched *touched);

@@ -67,7 +67,8 @@ final class LineRasterizer {
         let count = max(1, min(threads, (height + Band.stripe - 1) / Band.stripe))
         bands = (0..<count).map { Band(index: $0, of: count, width: width, height: height) }
         helpers = bands.dropFirst().map(BandThread.init)
-        points.reserveCapacity(LineRasterizer.batch + 1024)
+        // No room reserved for a whole batch: a tile queues a few thousand points, and a megabyte
+        // reserved each time cost a mapping and its unmapping (a TLB flush on every core) a tile.
     }
 
     deinit { for helper in helpers { helper.stop() } }
@@ -161,9 +162,12 @@ final class Band: @unchecked Sendable {
             if table.pointee.half != line.half { geo_cover_table_fill(table, line.half) }
             let first = work.points[start]
             if line.end - start == 1 {
-                segment(first, first, line.half)
+                _ = segment(first, first, line.half, startsLine: true)
             } else {
-                for point in (start + 1)..<line.end { segment(work.points[point - 1], work.points[point], line.half) }
+                var joined = false  // the previous segment was drawn, its end cap with it
+                for point in (start + 1)..<line.end {
+                    joined = segment(work.points[point - 1], work.points[point], line.half, startsLine: !joined)
+                }
             }
             start = line.end
             if touched.count > 0 {
@@ -176,11 +180,14 @@ final class Band: @unchecked Sendable {
     }
 
     /// Raises the coverage of every pixel of this band near the segment from `a` to `b` to the
-    /// segment's (RasterKernels' geo_cover_segment).
+    /// segment's (RasterKernels' geo_cover_segment; unless it `startsLine`, the pixels before
+    /// its start are left to the previous segment's end cap); false when it cannot be drawn.
     @inline(__always)
-    private func segment(_ a: Pixel, _ b: Pixel, _ half: Double) {
-        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
-        geo_cover_segment(coverage, width, height, index, count, Band.stripe, a.x, a.y, b.x, b.y, half, table, &touched)
+    private func segment(_ a: Pixel, _ b: Pixel, _ half: Double, startsLine: Bool) -> Bool {
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return false }
+        geo_cover_segment(coverage, width, height, index, count, Band.stripe, a.x, a.y, b.x, b.y, half, startsLine ? 1 : 0,
+                          table, &touched)
+        return true
     }
 }
 

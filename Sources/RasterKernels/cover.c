@@ -70,11 +70,12 @@ static inline long floor_or_minus_one(double x) {
 }
 
 // One row of a segment: pixel centres are tried within the rectangle round the capsule,
-// `across` the segment at most reach, `along` it from -reach to length + reach, a range of
-// columns found where each of the two limits is crossed.
+// `across` the segment at most reach, `along` it from `before` (-reach, or 0 when the previous
+// segment's end cap stands in for this one's start cap) to length + reach, a range of columns
+// found where each of the two limits is crossed.
 static inline void cover_segment_row(uint8_t *coverage, long width, long row, long cell_row, double ax, double ay,
                                      double ux, double uy, double inverse_ux, double inverse_uy, double length, double reach,
-                                     const struct geo_cover_table *table, struct geo_touched *touched) {
+                                     double before, const struct geo_cover_table *table, struct geo_touched *touched) {
     const double cy = (double)row + 0.5, oy = cy - ay;
     double low = -INFINITY, high = INFINITY;   // in x - ax
     if (fabs(uy) > 1e-9) {
@@ -85,11 +86,11 @@ static inline void cover_segment_row(uint8_t *coverage, long width, long row, lo
         return;
     }
     if (fabs(ux) > 1e-9) {
-        const double p = (-reach - oy * uy) * inverse_ux, q = (length + reach - oy * uy) * inverse_ux;
+        const double p = (before - oy * uy) * inverse_ux, q = (length + reach - oy * uy) * inverse_ux;
         const double least = q < p ? q : p, most = q >= p ? q : p;
         low = least >= low ? least : low;
         high = most < high ? most : high;
-    } else if (oy * uy < -reach || oy * uy > length + reach) {
+    } else if (oy * uy < before || oy * uy > length + reach) {
         return;
     }
     if (!(low <= high)) return;
@@ -105,9 +106,10 @@ static inline void cover_segment_row(uint8_t *coverage, long width, long row, lo
 }
 
 void geo_cover_segment(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
-                       double ax, double ay, double bx, double by, double half, const struct geo_cover_table *table,
-                       struct geo_touched *touched) {
+                       double ax, double ay, double bx, double by, double half, int starts_line,
+                       const struct geo_cover_table *table, struct geo_touched *touched) {
     const double reach = half + 0.5;   // beyond this distance from the segment a pixel's centre is not covered
+    const double before = starts_line ? -reach : 0;
     const double dx = bx - ax, dy = by - ay;
     const double length = sqrt(dx * dx + dy * dy);
     const double ux = length > 0 ? dx / length : 1, uy = length > 0 ? dy / length : 0;
@@ -125,7 +127,8 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
         const long last = bottom < s * stripe + stripe - 1 ? bottom : s * stripe + stripe - 1;
         const long shift = (s / bands - s) * stripe;   // a picture row + shift: its row in `coverage`
         for (long row = first; row <= last; row++) {
-            cover_segment_row(coverage, width, row, row + shift, ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, table, touched);
+            cover_segment_row(coverage, width, row, row + shift, ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, before,
+                              table, touched);
         }
     }
 }

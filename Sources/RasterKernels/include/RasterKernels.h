@@ -43,9 +43,16 @@ void geo_cover_table_fill(struct geo_cover_table *table, double half);
 /// covered for the first time is added to `touched`. The thread's rows are every `bands`-th
 /// stripe of `stripe` rows from stripe `band` on, stacked in `coverage` (`width` cells a row);
 /// the picture is `width`×`height`. One call a segment, so that the rows' set-up stays in C.
+///
+/// Unless the segment `starts_line`, pixels before its start (whose nearest point on it is (ax,
+/// ay)) are skipped: (ax, ay) ends the previous segment, which is at least as near them, so the
+/// line's coverage (the largest of its segments') is the same (up to rounding in the last bit
+/// of a distance). A pixel before the start of that one too is nearer still to the start of
+/// the one before, and so on back to the first, which draws its start cap whole. The skip
+/// halves the pixels tried for segments under a pixel long, as at low zooms.
 void geo_cover_segment(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
-                       double ax, double ay, double bx, double by, double half, const struct geo_cover_table *table,
-                       struct geo_touched *touched);
+                       double ax, double ay, double bx, double by, double half, int starts_line,
+                       const struct geo_cover_table *table, struct geo_touched *touched);
 
 /// Lays a line's coverage onto the picture, source over: for each of the `count` pixels in
 /// `touched`, `pixels[pixel]` (premultiplied ARGB32) gets `colour` (unpremultiplied

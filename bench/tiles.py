@@ -22,6 +22,9 @@ RUSAGE_CHILDREN deltas; median), peak RSS (geo: GNU time's %M; mapnik: the large
 own ru_maxrss, the driver process not counted), tiles written, tiles a second, PNG bytes, and
 mapnik / geo wall. Both times hold everything: process start, reading the input (every mapnik worker
 parses the whole GeoJSON), drawing, PNG encoding and writing.
+Then, --repeat times, geo's tiles are written again by this script alone, no drawing (bytes read
+first; the previous copy removed; mkdir, open, write, close and rename as geo does): the cost of
+the file system alone, beside what 10× mapnik would leave geo for the whole run.
 
 Comparison (of the last round's outputs; alpha only, Pillow):
 - a tile written by one side only is tolerated when its ink (sum of alpha / 255) is at most
@@ -49,7 +52,8 @@ tmpfs): on this project's machines the disk is ext4 without a journal, where cre
 soon after others were deleted (the script deletes the last round's tiles before each run)
 makes ext4 skip the recently freed inodes one by one: creating the 1,155 tiles of the Europe
 corpus then takes 0.46-0.55 s by itself (a Python loop of open/write/close/rename, measured
-2026-12-05), the same for both renderers, against 0.04 s on a fresh file system.
+2026-12-05; the "writing alone" line now measures it each run), the same for both renderers,
+against 0.04 s on a fresh file system.
 
 usage: python3 bench/tiles.py [--paths N] [--zooms 0-8] [--repeat N] [--shared] [--regional]
                               [--regional-paths N] [--regional-zooms 0-14] [--mapnik-only] [--json]
@@ -251,6 +255,32 @@ def summary(runs, directory):
             "png_mb": sum(os.path.getsize(f) for f in tiles.values()) / 2**20}
 
 
+def write_floor(tiles_from, directory, repeat):
+    """Wall times of writing the tiles in tiles_from (bytes read first) into a new `directory`
+    as geo writes them (mkdir z and z/x, each tile to a name beside its own, renamed into place),
+    after removing what the previous round left there: what writing alone costs, no drawing."""
+    tiles = {key: Path(path).read_bytes() for key, path in written_tiles(tiles_from).items()}
+    walls = []
+    for _ in range(repeat):
+        shutil.rmtree(directory, ignore_errors=True)
+        start = time.perf_counter()
+        os.mkdir(directory)
+        made = set()
+        for (z, x, y), data in tiles.items():
+            for folder in (f"{directory}/{z}", f"{directory}/{z}/{x}"):
+                if folder not in made:
+                    os.makedirs(folder, exist_ok=True)
+                    made.add(folder)
+            final = f"{directory}/{z}/{x}/{y}.png"
+            fd = os.open(final + ".part", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.write(fd, data)
+            os.close(fd)
+            os.rename(final + ".part", final)
+        walls.append(time.perf_counter() - start)
+    shutil.rmtree(directory, ignore_errors=True)
+    return walls
+
+
 def bench(name, count, regional, zooms, options, geo):
     boxes, points = shared_corpus(name) if name == "shared" else make_corpus(name, count, regional)
     z0, z1 = map(int, zooms.split("-"))
@@ -274,6 +304,8 @@ def bench(name, count, regional, zooms, options, geo):
         result["geo"] = summary(runs["geo"], gdir)
         result["mapnik_over_geo"] = result["mapnik"]["wall_median_s"] / result["geo"]["wall_median_s"]
         result["compare"] = compare(mdir, gdir)
+        walls = write_floor(gdir, TILES_DIR / f"{name}-write-only", options.repeat)
+        result["write_only"] = {"wall_median_s": statistics.median(walls), "wall_min_s": min(walls), "wall_max_s": max(walls)}
     return result
 
 
@@ -349,6 +381,9 @@ def print_table(r):
         return
     c = r["compare"]
     print(f"mapnik wall / geo wall: {r['mapnik_over_geo']:.2f}×")
+    w = r["write_only"]
+    print(f"writing geo's tiles alone, no drawing (Python: mkdir, open, write, close, rename): {w['wall_median_s']:.2f} s "
+          f"({w['wall_min_s']:.2f}–{w['wall_max_s']:.2f}); 10× mapnik leaves geo {r['mapnik']['wall_median_s'] / 10:.2f} s for the whole run")
     print(f"tiles: mapnik {c['mapnik_tiles']:,}, geo {c['geo_tiles']:,}, both {c['common']:,}; only mapnik "
           f"{len(c['only_mapnik'])}, only geo {len(c['only_geo'])} (largest ink there {c['one_sided_max_ink_px']:.1f} px, "
           f"tolerated ≤ {ONE_SIDED_INK_PX:g})")

@@ -54,31 +54,28 @@ package final class Tracer {
     /// that run along the ±180 meridian (where a shape was cut: never stroked).
     package func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
         guard !path.positions.isEmpty else { return [] }
-        var vertices = path.positions
-        var xs = path.x, ys = path.y
-        if closed, let first = vertices.first, vertices.count > 1, first != vertices.last! {
-            vertices.append(first)
-            xs.append(xs[0])
-            ys.append(ys[0])
-        }
+        // Constants, not variables: the local functions below read them without run-time
+        // exclusivity checks.
+        let closes = closed && path.positions.count > 1 && path.positions[0] != path.positions[path.positions.count - 1]
+        let vertices = closes ? path.positions + [path.positions[0]] : path.positions
+        let xs = closes ? path.x + [path.x[0]] : path.x, ys = closes ? path.y + [path.y[0]] : path.y
         let n = vertices.count
         var builder = RunBuilder()
-        func emit(_ point: Pixel?, _ t: Double) { builder.emit(point, t) }
         func pixel(_ index: Int) -> Pixel? { xs[index].isFinite ? view.pixel(x: xs[index], y: ys[index]) : nil }
         builder.current.points.reserveCapacity(n)
         builder.current.t.reserveCapacity(n)
-        emit(pixel(0), 0)
+        builder.emit(pixel(0), 0)
         for index in 0..<(n - 1) {
             let a = vertices[index], b = vertices[index + 1]
             if skipCuts && abs(a.longitude) == 180 && a.longitude == b.longitude {
-                emit(nil, 0)
-                emit(pixel(index + 1), Double(index + 1))
+                builder.emit(nil, 0)
+                builder.emit(pixel(index + 1), Double(index + 1))
                 continue
             }
             let crosses = frame.torn && abs(frame.longitude(a.longitude) - frame.longitude(b.longitude)) > 180
             let visible = xs[index].isFinite && xs[index + 1].isFinite
             if !curved && visible && !crosses {
-                emit(pixel(index + 1), Double(index + 1))
+                builder.emit(pixel(index + 1), Double(index + 1))
                 continue
             }
             if !curved && crosses && visible {
@@ -89,12 +86,12 @@ package final class Tracer {
                 let f = min(1, max(0, (tear - start) / delta))
                 let cut = mercator.edge(a, b).position(atFraction: f)
                 let centre = frame.centre ?? 0
-                emit(frame.project(Position(longitude: centre + tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
+                builder.emit(frame.project(Position(longitude: centre + tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
                      Double(index) + f)
-                emit(nil, 0)
-                emit(frame.project(Position(longitude: centre - tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
+                builder.emit(nil, 0)
+                builder.emit(frame.project(Position(longitude: centre - tear, latitude: cut.latitude)).map { view.pixel(x: $0.x, y: $0.y) },
                      Double(index) + f)
-                emit(pixel(index + 1), Double(index + 1))
+                builder.emit(pixel(index + 1), Double(index + 1))
                 continue
             }
             // Any other edge that leaves the view is followed as its curve to the horizon or the
@@ -102,9 +99,9 @@ package final class Tracer {
             let edge = (!curved && crosses ? mercator : model).edge(a, b)
             let minimumDepth = edge.length > 200_000 ? min(16, Int(log2(edge.length / 200_000).rounded(.up))) : 0
             densify(edge, index: index, from: (0, a.longitude, pixel(index)), to: (1, b.longitude, pixel(index + 1)),
-                    depth: 0, minimumDepth: minimumDepth, emit: emit)
+                    depth: 0, minimumDepth: minimumDepth, into: &builder)
         }
-        emit(nil, 0)
+        builder.emit(nil, 0)
         return builder.runs
     }
 
@@ -113,7 +110,7 @@ package final class Tracer {
     /// Emits the points of the edge after `start` up to `end`, subdividing where the chord is
     /// more than the tolerance off the curve, bisecting to the horizon and to the tear.
     private func densify(_ edge: Edge, index: Int, from start: Sample, to end: Sample, depth: Int, minimumDepth: Int,
-                         emit: (Pixel?, Double) -> Void) {
+                         into builder: inout RunBuilder) {
         let fm = (start.f + end.f) / 2
         let tiny = end.f - start.f < 1e-10 || depth >= 48
         var split = depth < minimumDepth
@@ -145,14 +142,14 @@ package final class Tracer {
             let t = Double(index) + end.f
             if frame.torn && start.pixel != nil && end.pixel != nil
                 && abs(frame.longitude(start.longitude) - frame.longitude(end.longitude)) > 180 {
-                emit(nil, t)  // across the tear: the line resumes on the other side
+                builder.emit(nil, t)  // across the tear: the line resumes on the other side
             }
-            emit(end.pixel, t)
+            builder.emit(end.pixel, t)
             return
         }
         let m = sampleMiddle()
-        densify(edge, index: index, from: start, to: m, depth: depth + 1, minimumDepth: minimumDepth, emit: emit)
-        densify(edge, index: index, from: m, to: end, depth: depth + 1, minimumDepth: minimumDepth, emit: emit)
+        densify(edge, index: index, from: start, to: m, depth: depth + 1, minimumDepth: minimumDepth, into: &builder)
+        densify(edge, index: index, from: m, to: end, depth: depth + 1, minimumDepth: minimumDepth, into: &builder)
     }
 
     /// A line of constant latitude or longitude (the graticule), densified like an edge.

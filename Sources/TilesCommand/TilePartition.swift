@@ -25,6 +25,7 @@ struct TileEntry: Comparable {
 final class TilePartition {
     /// Entries sorted in memory at a time: 32 MB.
     static let runLength = 1 << 20
+    private let runLength: Int
 
     private let spool: Int32
     private(set) var spoolSize: UInt64 = 0
@@ -35,7 +36,9 @@ final class TilePartition {
     private var runs: [(fd: Int32, count: Int)] = []
     private var failure: RunFailure?
 
-    init() throws(RunFailure) {
+    /// `runLength`: entries sorted in memory at a time (smaller in tests, to merge runs).
+    init(runLength: Int = TilePartition.runLength) throws(RunFailure) {
+        self.runLength = runLength
         spool = try temporaryFile(purpose: "keep the prepared records")
         entries.reserveCapacity(1024)
     }
@@ -67,7 +70,7 @@ final class TilePartition {
 
     func add(_ entry: TileEntry) throws(RunFailure) {
         entries.append(entry)
-        if entries.count >= TilePartition.runLength { try spillRun() }
+        if entries.count >= runLength { try spillRun() }
     }
 
     private func spillRun() throws(RunFailure) {
@@ -78,8 +81,9 @@ final class TilePartition {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Every entry in order: the one run in memory, or the runs merged into one file.
-    func sorted() throws(RunFailure) -> SortedEntries {
+    /// Every entry in order: the one run in memory, or the runs merged into one file; the spool
+    /// is mapped if it is `mappingUpTo` bytes or fewer (SortedEntries.mapping).
+    func sorted(mappingUpTo mappedMost: Int = SortedEntries.mappedMost) throws(RunFailure) -> SortedEntries {
         try writeSpool()
         unwritten = []
         if runs.isEmpty {
@@ -87,7 +91,7 @@ final class TilePartition {
             defer { entries = [] }
             var tiles = 0
             for index in entries.indices where index == 0 || entries[index].tile != entries[index - 1].tile { tiles += 1 }
-            return SortedEntries(memory: entries, tiles: tiles, spool: spool)
+            return SortedEntries(memory: entries, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
         }
         if !entries.isEmpty { try spillRun() }
         entries = []
@@ -134,7 +138,7 @@ final class TilePartition {
         if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
         for run in runs { close(run.fd) }
         runs = []
-        return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool)
+        return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
     }
 }
 
@@ -164,9 +168,9 @@ private struct RunReader {
     }
 }
 
-/// The sorted entries, shared by the drawing threads (each reads its tile's with pread), and the
-/// spool the features are read from. Sendable by hand: nothing in it changes after init, and
-/// the files are read with pread, which moves no shared offset.
+/// The sorted entries, shared by the drawing threads, and the spool the features are read from.
+/// Sendable by hand: nothing in it changes after init, the files are read with pread, which
+/// moves no shared offset, and the spool's mapping is only read.
 final class SortedEntries: @unchecked Sendable {
     private let memory: [TileEntry]
     private let file: Int32
@@ -174,24 +178,46 @@ final class SortedEntries: @unchecked Sendable {
     /// How many tiles the entries name.
     let tiles: Int
     let spool: Int32
+    /// A spool of up to `mappedMost` bytes mapped read-only (else, or where it cannot be mapped,
+    /// features are read with pread): a tile of a deep zoom gathers a few dozen features from
+    /// all over the spool, a call each with pread (5 % of a run), none from the mapping. A
+    /// larger spool is not mapped: the pages read stay counted as the process's memory while
+    /// mapped, and memory must not grow with the input.
+    private let mapping: UnsafeRawBufferPointer?
+    static let mappedMost = 64 << 20
 
-    init(memory: [TileEntry], tiles: Int, spool: Int32) {
+    init(memory: [TileEntry], tiles: Int, spool: Int32, mappingUpTo mappedMost: Int) {
         self.memory = memory
         file = -1
         count = memory.count
         self.tiles = tiles
         self.spool = spool
+        mapping = SortedEntries.map(spool, upTo: mappedMost)
     }
 
-    init(file: Int32, count: Int, tiles: Int, spool: Int32) {
+    init(file: Int32, count: Int, tiles: Int, spool: Int32, mappingUpTo mappedMost: Int) {
         memory = []
         self.file = file
         self.count = count
         self.tiles = tiles
         self.spool = spool
+        mapping = SortedEntries.map(spool, upTo: mappedMost)
     }
 
-    deinit { if file >= 0 { close(file) } }
+    /// Whether features are read from a mapping of the spool.
+    var isMapped: Bool { mapping != nil }
+
+    deinit {
+        if file >= 0 { close(file) }
+        if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+    }
+
+    private static func map(_ fd: Int32, upTo mappedMost: Int) -> UnsafeRawBufferPointer? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= mappedMost,
+              let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_SHARED, fd, 0), address != MAP_FAILED else { return nil }
+        return UnsafeRawBufferPointer(start: address, count: Int(info.st_size))
+    }
 
     func entries(from start: Int, count: Int) throws(RunFailure) -> [TileEntry] {
         if file < 0 { return Array(memory[start..<(start + count)]) }
@@ -203,9 +229,14 @@ final class SortedEntries: @unchecked Sendable {
     static let readSpan = 1 << 20
     static let readGap = 4096
 
-    /// Reads the prepared features of `entries` from the spool (into `buffer`, neighbours in one
-    /// read) and hands each to `body`, in the entries' order.
+    /// Hands the prepared features of `entries` to `body`, in the entries' order: from the
+    /// mapping, or read from the spool into `buffer` (neighbours in one read).
     func forEachFeature(_ entries: [TileEntry], buffer: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(RunFailure) {
+        if let mapping {
+            let bytes = mapping.assumingMemoryBound(to: UInt8.self)
+            for entry in entries { body(UnsafeBufferPointer(rebasing: bytes[Int(entry.offset)..<Int(entry.offset) + Int(entry.size)])) }
+            return
+        }
         var first = 0
         while first < entries.count {
             let start = entries[first].offset

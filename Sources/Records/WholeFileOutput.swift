@@ -57,9 +57,7 @@ public final class WholeFileOutput {
             _ = fchown(fd, info.st_uid, info.st_gid)
         } else {
             // mkstemp makes the file private; a new picture gets what any new file gets.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            fchmod(fd, 0o666 & ~WholeFileOutput.fileCreationMask)
         }
         self.fd = fd
         replacing = (temporary, destination)
@@ -102,6 +100,25 @@ public final class WholeFileOutput {
         }
         TemporaryFiles.remove(temporary)
     }
+
+    /// The process's umask, read without setting it: umask(2) can only be read by setting it and
+    /// setting it back, and while it is 0 another thread (tile threads make directories) would
+    /// make a world-writable one. Linux shows it in /proc/self/status since 4.7.
+    static let fileCreationMask: mode_t = {
+        if let status = fopen("/proc/self/status", "r") {
+            defer { fclose(status) }
+            var line = [CChar](repeating: 0, count: 256)
+            while fgets(&line, Int32(line.count), status) != nil {
+                let text = String(cString: line)
+                if text.hasPrefix("Umask:"), let mask = mode_t(String(text.dropFirst(6).filter { ("0"..."7").contains($0) }), radix: 8) {
+                    return mask
+                }
+            }
+        }
+        let mask = umask(0o022)  // an older kernel: the only way, once, for the first file
+        umask(mask)
+        return mask
+    }()
 
     /// An existing file's own name, every link resolved.
     static func realPath(_ path: String) -> String {

@@ -291,6 +291,24 @@ def test_mbtiles_through_a_link_and_never_onto_a_fifo(tmp_path):
     assert Path(fifo).is_fifo()
 
 
+def test_new_tiles_and_folders_get_the_users_umask_from_every_thread(tmp_path):
+    """Directories and tiles made by two drawing threads at once, under umask 027: what any new
+    file gets (SPEC section 3). geo reads the umask without setting it: setting it to 0 for a
+    moment, as reading it with umask(2) takes, would let the other thread make a folder 0777."""
+    records = ndjson([line([[lon, -60 + (lon % 120)], [lon + 20, 60 - (lon % 100)]]) for lon in range(-180, 160, 7)])
+    def under_027():
+        os.umask(0o027)
+    subprocess.run([geo_bin(), "tiles", "--zoom", "0-5", "--jobs", "2", "-o", tmp_path / "out"], input=records,
+                   preexec_fn=under_027, check=True, capture_output=True)
+    subprocess.run([geo_bin(), "render", "-o", tmp_path / "map.png"], input=records, preexec_fn=under_027, check=True,
+                   capture_output=True)
+    folders = [tmp_path / "out"] + [path for path in (tmp_path / "out").rglob("*") if path.is_dir()]
+    files = list(written(tmp_path / "out").values())
+    assert len(folders) > 40 and len(files) > 300
+    assert {oct(os.stat(path).st_mode & 0o777) for path in folders} == {"0o750"}
+    assert {oct(os.stat(path).st_mode & 0o777) for path in files + [tmp_path / "map.png"]} == {"0o640"}
+
+
 def test_empty_writes_every_tile_of_the_range(tmp_path):
     out, _ = tiles(tmp_path, [point(10, 10)], ["--zoom", "1", "--empty"])
     found = written(out)

@@ -101,16 +101,27 @@ public enum InputFiles {
             }
             if count == 0 { return }
             do throws(WriteFailure) { try writeAll(copy, UnsafeBufferPointer(start: buffer, count: count)) } catch {
-                throw RunFailure("cannot keep '\(name)' in a temporary file: \(error.reason)", status: .ioError)
+                throw RunFailure(temporaryFileFailure("keep '\(name)'", error.reason), status: .ioError)
             }
         }
     }
 }
 
+/// Where temporary files go: $TMPDIR, or /tmp.
+public var temporaryDirectory: String {
+    getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+}
+
+/// The message for a temporary file that cannot be written or read: which folder, so that a
+/// user whose /tmp is full knows where to point TMPDIR instead.
+public func temporaryFileFailure(_ what: String, _ reason: String) -> String {
+    "cannot \(what) in a temporary file in \(temporaryDirectory): \(reason) (TMPDIR chooses the folder)"
+}
+
 /// A temporary file in $TMPDIR (or /tmp), removed from its folder as soon as it is made: it lives
 /// while geo holds it open and goes away however geo ends.
 public func temporaryFile(purpose: String) throws(RunFailure) -> Int32 {
-    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    let directory = temporaryDirectory
     var template = Array("\(directory)/geo-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {

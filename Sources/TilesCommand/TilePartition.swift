@@ -63,7 +63,7 @@ final class TilePartition {
 
     private func writeSpool() throws(RunFailure) {
         if let reason = unwritten.withUnsafeBytes({ writeAll(spool, $0) }) {
-            throw RunFailure("cannot keep the prepared records in a temporary file: \(reason)", status: .ioError)
+            throw RunFailure(temporaryFileFailure("keep the prepared records", reason), status: .ioError)
         }
         unwritten.removeAll(keepingCapacity: true)
     }
@@ -76,7 +76,7 @@ final class TilePartition {
     private func spillRun() throws(RunFailure) {
         entries.sort()
         let fd = try temporaryFile(purpose: "sort the tiles")
-        if let reason = entries.withUnsafeBytes({ writeAll(fd, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+        if let reason = entries.withUnsafeBytes({ writeAll(fd, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
         runs.append((fd, entries.count))
         entries.removeAll(keepingCapacity: true)
     }
@@ -124,7 +124,7 @@ final class TilePartition {
             total += 1
             if top.entry.tile != lastTile { tiles += 1; lastTile = top.entry.tile }
             if output.count == 1 << 14 {
-                if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+                if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
                 output.removeAll(keepingCapacity: true)
             }
             if let next = try readers[top.run].next() {
@@ -135,7 +135,7 @@ final class TilePartition {
             }
             siftDown(0)
         }
-        if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure("cannot sort the tiles in a temporary file: \(reason)", status: .ioError) }
+        if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
         for run in runs { close(run.fd) }
         runs = []
         return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
@@ -251,7 +251,7 @@ final class SortedEntries: @unchecked Sendable {
             let size = Int(end - start)
             if buffer.count < size { buffer = [UInt8](repeating: 0, count: max(size, SortedEntries.readSpan)) }
             if let reason = buffer.withUnsafeMutableBytes({ readAll(spool, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), at: off_t(start)) }) {
-                throw RunFailure("cannot read the prepared records back from a temporary file: \(reason)", status: .ioError)
+                throw RunFailure(temporaryFileFailure("read the prepared records back", reason), status: .ioError)
             }
             buffer.withUnsafeBufferPointer { bytes in
                 for entry in entries[first..<next] {
@@ -267,7 +267,7 @@ final class SortedEntries: @unchecked Sendable {
 private func readEntries(_ fd: Int32, at index: Int, count: Int) throws(RunFailure) -> [TileEntry] {
     var entries = [TileEntry](repeating: TileEntry(tile: 0, zIndex: 0, offset: 0, size: 0), count: count)
     if let reason = entries.withUnsafeMutableBytes({ readAll(fd, $0, at: off_t(index * MemoryLayout<TileEntry>.stride)) }) {
-        throw RunFailure("cannot read the sorted tiles from a temporary file: \(reason)", status: .ioError)
+        throw RunFailure(temporaryFileFailure("read the sorted tiles", reason), status: .ioError)
     }
     return entries
 }
@@ -300,6 +300,6 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
 
 /// Writes all of `bytes` to a temporary file, or throws saying what it was for.
 func writeTemporary(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws(RunFailure) {
-    if let reason = writeAll(fd, bytes) { throw RunFailure("cannot \(what) in a temporary file: \(reason)", status: .ioError) }
+    if let reason = writeAll(fd, bytes) { throw RunFailure(temporaryFileFailure(what, reason), status: .ioError) }
 }
 

@@ -110,7 +110,11 @@ public struct Tiles: GeoCommand {
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = TileSettings()
         settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
-        guard let output = settings.stream.output else { throw UsageError("-o OUT is required: the directory or .mbtiles file to write the tiles to") }
+        guard let output = settings.stream.output else {
+            throw UsageError(arguments[StreamOptions.output] == "-"
+                ? "-o -: tiles are many files, not one stream: OUT is a directory or a .mbtiles file"
+                : "-o OUT is required: the directory or .mbtiles file to write the tiles to")
+        }
         settings.output = output
         settings.mbtiles = output.lowercased().hasSuffix(".mbtiles")
         guard let zooms = arguments[Tiles.zoom] else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }

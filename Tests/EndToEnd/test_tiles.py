@@ -356,6 +356,7 @@ def test_no_shape_says_so(tmp_path):
     (["--zoom", "3-1", "-o", "x"], "above"),
     (["-o", "x"], "--zoom is required"),
     (["--zoom", "1"], "-o OUT is required"),
+    (["--zoom", "1", "-o", "-"], "tiles are many files, not one stream"),
     (["--zoom", "1-3", "--tile", "4/1/1", "-o", "x"], "--tile"),
     (["--zoom", "1-3", "--tile", "2/4/1", "-o", "x"], "x and y run from 0 to 3"),
     (["--zoom", "1", "--html", "-o", "x.mbtiles"], "--html"),

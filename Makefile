@@ -93,7 +93,7 @@ sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp $(SWIFT) test --disable-swift-testing --sanitize address --build-path .build/asan
 	$(SWIFT) build -c release --sanitize address --product geo --build-path .build/asan
 	$(SWIFT) build -c release --sanitize address --product geo-fuzz --build-path .build/asan
-	GEO_BIN="$$($(SWIFT) build -c release --build-path .build/asan --show-bin-path)/geo" ASAN_OPTIONS=detect_leaks=0 \
+	GEO_BIN="$$($(SWIFT) build -c release --build-path .build/asan --show-bin-path)/geo" ASAN_OPTIONS=detect_leaks=0 GEO_SANITIZED=1 \
 		$(PYTHON) -m pytest -q Tests/EndToEnd --ignore=Tests/EndToEnd/test_distributed.py \
 		--ignore=Tests/EndToEnd/test_package.py
 

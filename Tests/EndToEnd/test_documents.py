@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import geo_bin, ndjson, run, RS, BOM
+from conftest import geo_bin, ndjson, run, RS, BOM, not_under_asan
 
 LINE = {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}
 LENGTH = 156899.56829134026
@@ -152,6 +152,7 @@ def test_decode_field_reads_a_pretty_collection_and_polylines_are_not_documents(
     assert rc == 0, err
 
 
+@not_under_asan
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_large_pretty_collection_streams_in_flat_memory(tmp_path, jobs):
     # About 120 MB of pretty-printed GeoJSON; geo must not hold it whole.

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import dec, geo_bin, ndjson, run
+from conftest import dec, geo_bin, ndjson, run, not_under_asan
 
 SDK_R = 6371009.0           # kGMSEarthRadius
 WGS84_A = 6378137.0
@@ -1067,6 +1067,7 @@ def _peak_run(args, source, target):
     return proc.returncode, err, int(err.split()[-1])
 
 
+@not_under_asan
 def test_split_of_long_paths_stays_under_32_mb_and_a_bad_feature_writes_nothing(tmp_path):
     # Each long path writes ~7 MB of pieces: geo writes them out as it goes (a record commits once
     # nothing can fail) instead of holding whole records, with -j1 and -j2 alike (it held 48 and

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import geo_bin
+from conftest import geo_bin, not_under_asan
 
 LINE = b'{"type":"LineString","coordinates":[[0,0],[1,1]]}\n'
 POLYLINE = b"_p~iF~ps|U_ulLnnqC_mqNvxq`@\n"
@@ -44,6 +44,7 @@ def test_render_loads_cairo(tmp_path):
     assert "libcairo" in log and "libproj" in log and "libz.so" in log
 
 
+@not_under_asan
 @pytest.mark.parametrize("function", ["hypot", "remainder", "remquo"])
 def test_proj_calls_geos_own_libm_functions(function):
     """If the export of one were lost from the link, lengths would still be right but slower
@@ -85,6 +86,7 @@ def test_a_missing_library_fails_its_command_clearly_and_decode_still_runs(tmp_p
 LIBM_FUNCTIONS = ["hypot", "remainder", "remquo"]
 
 
+@not_under_asan
 def test_the_binary_exports_only_geos_libm_functions():
     """Exactly hypot, remainder and remquo: not the lazy PROJ and cairo wrappers (libproj's own
     calls would bind to them), not geo's Swift symbols. The Swift runtime needs none exported: it

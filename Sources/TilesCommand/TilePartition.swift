@@ -182,7 +182,9 @@ final class SortedEntries: @unchecked Sendable {
     /// features are read with pread): a tile of a deep zoom gathers a few dozen features from
     /// all over the spool, a call each with pread (5 % of a run), none from the mapping. A
     /// larger spool is not mapped: the pages read stay counted as the process's memory while
-    /// mapped, and memory must not grow with the input.
+    /// mapped, and memory must not grow with the input. (A disk error under a mapped page would
+    /// end geo with SIGBUS rather than a message; a spool this small was just written and is
+    /// almost surely still in the page cache.)
     private let mapping: UnsafeRawBufferPointer?
     static let mappedMost = 64 << 20
 

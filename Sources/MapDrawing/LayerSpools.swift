@@ -28,22 +28,12 @@ package final class LayerSpools {
                 overflowValues.insert(z)
             }
             var header: (Double, UInt32, UInt32) = (z, 0, UInt32(record.count))
-            try withUnsafeBytes(of: &header) { bytes throws(RunFailure) in try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<16])) }
-            try writeAll(fd, UnsafeRawBufferPointer(record))
+            try withUnsafeBytes(of: &header) { bytes throws(RunFailure) in
+                try writeTemporary(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<16]), what: "keep records until their z-index")
+            }
+            try writeTemporary(fd, UnsafeRawBufferPointer(record), what: "keep records until their z-index")
         } catch {
             failure = error
-        }
-    }
-
-    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(RunFailure) {
-        var written = 0
-        while written < bytes.count {
-            let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RunFailure("cannot keep records in a temporary file: \(systemReason())", status: .ioError)
-            }
-            written += count
         }
     }
 
@@ -77,7 +67,7 @@ package final class LayerSpools {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, count - got) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw RunFailure("cannot read records back from a temporary file: \(systemReason())", status: .ioError)
+                throw RunFailure(temporaryFileFailure("read records back", systemReason()), status: .ioError)
             }
             if n == 0 { return false }
             got += n

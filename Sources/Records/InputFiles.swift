@@ -100,9 +100,7 @@ public enum InputFiles {
                 throw RunFailure("error reading '\(name)': \(systemReason())", status: .ioError)
             }
             if count == 0 { return }
-            do throws(WriteFailure) { try writeAll(copy, UnsafeBufferPointer(start: buffer, count: count)) } catch {
-                throw RunFailure(temporaryFileFailure("keep '\(name)'", error.reason), status: .ioError)
-            }
+            try writeTemporary(copy, UnsafeRawBufferPointer(start: buffer, count: count), what: "keep '\(name)'")
         }
     }
 }
@@ -116,6 +114,23 @@ public var temporaryDirectory: String {
 /// user whose /tmp is full knows where to point TMPDIR instead.
 public func temporaryFileFailure(_ what: String, _ reason: String) -> String {
     "cannot \(what) in a temporary file in \(temporaryDirectory): \(reason) (TMPDIR chooses the folder)"
+}
+
+/// Writes all of `bytes` to a temporary file, or throws saying what it was for and where.
+public func writeTemporary(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws(RunFailure) {
+    do throws(WriteFailure) { try writeAll(fd, UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)) } catch {
+        throw RunFailure(temporaryFileFailure(what, error.reason), status: .ioError)
+    }
+}
+
+/// Writes the bytes of all of `items` to a temporary file (Array's withUnsafeBytes does not
+/// carry a typed error through).
+public func writeTemporary<Element>(_ fd: Int32, _ items: [Element], what: String) throws(RunFailure) {
+    let failure: RunFailure? = items.withUnsafeBytes { bytes in
+        do throws(RunFailure) { try writeTemporary(fd, bytes, what: what) } catch { return error }
+        return nil
+    }
+    if let failure { throw failure }
 }
 
 /// A temporary file in $TMPDIR (or /tmp), removed from its folder as soon as it is made: it lives

@@ -62,9 +62,7 @@ final class TilePartition {
     }
 
     private func writeSpool() throws(RunFailure) {
-        if let reason = unwritten.withUnsafeBytes({ writeAll(spool, $0) }) {
-            throw RunFailure(temporaryFileFailure("keep the prepared records", reason), status: .ioError)
-        }
+        try writeTemporary(spool, unwritten, what: "keep the prepared records")
         unwritten.removeAll(keepingCapacity: true)
     }
 
@@ -76,7 +74,7 @@ final class TilePartition {
     private func spillRun() throws(RunFailure) {
         entries.sort()
         let fd = try temporaryFile(purpose: "sort the tiles")
-        if let reason = entries.withUnsafeBytes({ writeAll(fd, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
+        try writeTemporary(fd, entries, what: "sort the tiles")
         runs.append((fd, entries.count))
         entries.removeAll(keepingCapacity: true)
     }
@@ -124,7 +122,7 @@ final class TilePartition {
             total += 1
             if top.entry.tile != lastTile { tiles += 1; lastTile = top.entry.tile }
             if output.count == 1 << 14 {
-                if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
+                try writeTemporary(merged, output, what: "sort the tiles")
                 output.removeAll(keepingCapacity: true)
             }
             if let next = try readers[top.run].next() {
@@ -135,7 +133,7 @@ final class TilePartition {
             }
             siftDown(0)
         }
-        if let reason = output.withUnsafeBytes({ writeAll(merged, $0) }) { throw RunFailure(temporaryFileFailure("sort the tiles", reason), status: .ioError) }
+        try writeTemporary(merged, output, what: "sort the tiles")
         for run in runs { close(run.fd) }
         runs = []
         return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
@@ -298,10 +296,5 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
         written += n
     }
     return nil
-}
-
-/// Writes all of `bytes` to a temporary file, or throws saying what it was for.
-func writeTemporary(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws(RunFailure) {
-    if let reason = writeAll(fd, bytes) { throw RunFailure(temporaryFileFailure(what, reason), status: .ioError) }
 }
 

@@ -238,3 +238,35 @@ def test_latitude_out_of_range_is_named_in_every_geometry(command, kind):
     first = err.splitlines()[0]
     assert "<stdin>:1: latitude [" in first and "is outside [-90, 90] (positions are [longitude, latitude])" in first, first
     assert "JSON" not in first
+
+
+def _line(lon, z=0):
+    return json.dumps({"type": "Feature", "properties": {"z-index": z},
+                       "geometry": {"type": "LineString", "coordinates": [[lon / 100, 0], [lon / 100 + 1, 1]] * 40}})
+
+
+@pytest.mark.parametrize("case", ["tiles' spool", "render's copy of standard input", "render's z-index layers"])
+def test_a_temporary_file_that_cannot_grow_names_its_folder(tmp_path, case):
+    """A temporary file in $TMPDIR hits a limit (here the file size limit, as a full /tmp
+    would): one line that says which folder and that TMPDIR moves it; exit 74; nothing left
+    there and no output made. Each of the three temporary files geo keeps."""
+    import resource
+    import signal
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    records = "".join(_line(lon, z=1 if case == "render's z-index layers" else 0) + "\n" for lon in range(4000))
+    source = tmp_path / "in.ndjson"
+    source.write_text(records)
+    args = {"tiles' spool": ["tiles", "--zoom", "0-2", "-o", tmp_path / "out", source],
+            "render's copy of standard input": ["render", "-o", tmp_path / "out.png"],
+            "render's z-index layers": ["render", "--bbox", "0,0,42,2", "-o", tmp_path / "out.png", source]}[case]
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write then fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
+    proc = subprocess.run([geo_bin(), *map(str, args)], input=records.encode() if "standard input" in case else b"",
+                          preexec_fn=small_files, capture_output=True, env={**os.environ, "TMPDIR": str(scratch)})
+    assert proc.returncode == 74, proc.stderr
+    message = proc.stderr.decode().strip().splitlines()
+    assert len(message) == 1 and f"temporary file in {scratch}" in message[0] and "TMPDIR" in message[0], message
+    assert list(scratch.iterdir()) == []
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.png").exists()

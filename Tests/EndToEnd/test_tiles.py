@@ -309,24 +309,6 @@ def test_new_tiles_and_folders_get_the_users_umask_from_every_thread(tmp_path):
     assert {oct(os.stat(path).st_mode & 0o777) for path in files + [tmp_path / "map.png"]} == {"0o640"}
 
 
-def test_a_temporary_file_that_cannot_grow_names_its_folder(tmp_path):
-    """The spool in $TMPDIR hits a limit (here the file size limit, as a full /tmp would):
-    one line that says where, and that TMPDIR moves it; exit 74; nothing left behind."""
-    import resource
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    records = ndjson([line([[lon / 100, 0], [lon / 100 + 1, 1]] * 40) for lon in range(4000)])
-    def small_files():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write then fails with EFBIG instead
-        resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
-    proc = subprocess.run([geo_bin(), "tiles", "--zoom", "0-2", "-o", tmp_path / "out"], input=records,
-                          preexec_fn=small_files, capture_output=True, env={**os.environ, "TMPDIR": str(scratch)})
-    assert proc.returncode == 74, proc.stderr
-    message = proc.stderr.decode().strip().splitlines()
-    assert len(message) == 1 and f"temporary file in {scratch}" in message[0] and "TMPDIR" in message[0], message
-    assert list(scratch.iterdir()) == [] and not (tmp_path / "out").exists()
-
-
 def test_empty_writes_every_tile_of_the_range(tmp_path):
     out, _ = tiles(tmp_path, [point(10, 10)], ["--zoom", "1", "--empty"])
     found = written(out)

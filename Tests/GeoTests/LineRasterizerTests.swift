@@ -195,9 +195,11 @@ final class LineRasterizerTests: XCTestCase {
                 let last = points[points.count - 1]
                 points.append(Pixel(min(52, max(12, last.x + step * cos(angle))), min(52, max(12, last.y + step * sin(angle)))))
             }
-            points = points.enumerated().filter { index, point in  // clamping can repeat a point: keep steps apart
-                index == 0 || hypot(point.x - points[index - 1].x, point.y - points[index - 1].y) >= 0.15
-            }.map(\.element)
+            var kept = [points[0]]  // clamping can bring a point near the last: keep steps apart
+            for point in points.dropFirst() where hypot(point.x - kept[kept.count - 1].x, point.y - kept[kept.count - 1].y) >= 0.15 {
+                kept.append(point)
+            }
+            points = kept
             let canvas = Canvas(format: .png, width: 64, height: 64, fd: -1)
             canvas.stroke(points, colour: Colour(red: 255, green: 255, blue: 255), width: width)
             let half = width / 2

@@ -32,7 +32,7 @@ static double now(void) {
 
 static long run_deflate(const uint8_t *tile, long size, long row_bytes, uint32_t *tokens, uint8_t *out) {
     struct geo_run_deflate state;
-    geo_run_deflate_start(&state, row_bytes);
+    geo_run_deflate_start(&state, row_bytes, 4);
     long n = geo_run_deflate_block(&state, tile, size, 0, tokens, out);
     return n + geo_run_deflate_finish(&state, out + n);
 }

@@ -14,7 +14,9 @@ import Styles
 /// centre from the segment (the overlap of [d - ½, d + ½] with [-w/2, w/2]), and the line's
 /// coverage of a pixel is the largest of its segments' (a union: joins and overlaps are not
 /// painted twice). Once every segment is in, the coverage is laid onto the picture in the line's
-/// colour (source over, premultiplied ARGB, as cairo stores it) and cleared.
+/// colour (source over, premultiplied ARGB, as cairo stores it; a pixel already of that colour
+/// keeps it exactly, so that a picture in one colour has one colour an alpha and is written as
+/// a palette PNG) and cleared.
 ///
 /// Error bound, against the exact share of each pixel the line covers (its area; measured by
 /// Tests/GeoTests/LineRasterizerTests.swift on random lines, the edge cases pinned there to
@@ -135,6 +137,8 @@ final class Band: @unchecked Sendable {
     private var touched = geo_touched(items: nil, count: 0, capacity: 0)
     /// Coverage by squared distance, for the width of the line under way.
     private let table = UnsafeMutablePointer<geo_cover_table>.allocate(capacity: 1)
+    /// The colour of the line under way at every alpha.
+    private let ramp = UnsafeMutablePointer<geo_colour_ramp>.allocate(capacity: 1)
 
     init(index: Int, of count: Int, width: Int, height: Int) {
         self.index = index
@@ -147,11 +151,13 @@ final class Band: @unchecked Sendable {
         coverage.initialize(repeating: 0, count: cells)
         self.cells = cells
         table.pointee.half = -1
+        geo_colour_ramp_fill(ramp, 0)
     }
 
     deinit {
         coverage.deallocate()
         table.deallocate()
+        ramp.deallocate()
         free(touched.items)
     }
 
@@ -173,7 +179,8 @@ final class Band: @unchecked Sendable {
             if touched.count > 0 {
                 let colour = line.colour
                 let argb = UInt32(colour.alpha) << 24 | UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)
-                geo_composite_coverage(coverage, touched.items, touched.count, work.pixels, argb)
+                if ramp.pointee.colour != argb { geo_colour_ramp_fill(ramp, argb) }
+                geo_composite_coverage(coverage, touched.items, touched.count, work.pixels, ramp)
                 touched.count = 0
             }
         }

@@ -1,7 +1,8 @@
 import CZlib
 import RunDeflate
 
-/// PNG encoding of a cairo ARGB32 picture: 8-bit RGBA, rows unfiltered, deflated by zlib (a
+/// PNG encoding of a cairo ARGB32 picture: 8-bit RGBA (or an 8-bit palette when that holds the
+/// picture exactly: see `Palette`), rows unfiltered, deflated by zlib (a
 /// picture someone keeps) or by geo's run deflater (map tiles), written in IDAT chunks of at
 /// most `chunk` bytes, so a picture of any size encodes in flat memory.
 ///
@@ -21,20 +22,26 @@ enum PNGEncoder {
     /// `rowWords` words apart) into `sink`; throws the write's or zlib's failure.
     static func encode(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int, compression: PNGCompression,
                        workspace: PNGWorkspace, into sink: Sink) throws(DrawingError) {
+        let palette = Palette(pixels, width: width, height: height, rowWords: rowWords)
         var header = [UInt8](repeating: 0, count: 13)
         store(UInt32(width), at: 0, in: &header)
         store(UInt32(height), at: 4, in: &header)
-        header[8] = 8   // bits a channel
-        header[9] = 6   // RGBA; compression, filter and interlace methods 0
+        header[8] = 8                        // bits a channel, or an index
+        header[9] = palette == nil ? 6 : 3   // RGBA, or a palette; compression, filter and interlace methods 0
         try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], to: sink)
         try writeChunk("IHDR", header[...], to: sink)
+        if let palette {
+            try writeChunk("PLTE", palette.colours[...], to: sink)
+            try writeChunk("tRNS", palette.alphas[...], to: sink)
+        }
 
-        let rowBytes = 1 + 4 * width
+        let pixelBytes = palette == nil ? 4 : 1
+        let rowBytes = 1 + pixelBytes * width
         // A batch is one deflate block for the run deflater, which builds Huffman codes for each:
         // a whole 256-px tile in one.
         let rowsAtOnce = max(1, (compression == .fast ? 1 << 19 : 1 << 16) / rowBytes)
         let deflater: any Deflater = switch compression {
-        case .fast: RunDeflater(rowBytes: rowBytes, batch: rowsAtOnce * rowBytes, workspace: workspace)
+        case .fast: RunDeflater(rowBytes: rowBytes, pixelBytes: pixelBytes, batch: rowsAtOnce * rowBytes, workspace: workspace)
         case .compact: try ZlibDeflater(level: 6)
         }
         var idat = IDATWriter(sink: sink, workspace: workspace)
@@ -46,13 +53,40 @@ enum PNGEncoder {
             let count = min(rowsAtOnce, height - row)
             let first = workspace.rows + rowBytes
             if row > 0 { (first - rowBytes).update(from: first + (rowsAtOnce - 1) * rowBytes, count: rowBytes) }
-            geo_png_rows(pixels + row * rowWords, width, count, rowWords, first)
+            if let palette {
+                geo_png_index_rows(pixels + row * rowWords, width, count, rowWords, palette.indexOfAlpha, first)
+            } else {
+                geo_png_rows(pixels + row * rowWords, width, count, rowWords, first)
+            }
             try deflater.deflate(UnsafeBufferPointer(start: first, count: count * rowBytes), history: row > 0 ? rowBytes : 0, into: &idat)
             row += count
         }
         try deflater.finish(into: &idat)
         try idat.flush()
         try writeChunk("IEND", [UInt8]()[...], to: sink)
+    }
+
+    /// A palette indexed by alpha, for a picture whose pixels of one alpha are all one colour (a
+    /// picture in one colour over a transparent background, however antialiased: most map tiles
+    /// and many overlays). It decodes to exactly the pixels RGBA would (the same
+    /// unpremultiplication), and its rows are a quarter of the bytes to deflate.
+    struct Palette {
+        /// PLTE: each entry's red, green and blue; tRNS: its alpha. Entries in order of alpha.
+        var colours: [UInt8] = []
+        var alphas: [UInt8] = []
+        /// Each alpha's entry.
+        var indexOfAlpha = [UInt8](repeating: 0, count: 256)
+
+        /// Nil when two pixels of one alpha differ in colour.
+        init?(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int) {
+            var byAlpha = [UInt32](repeating: 0, count: 256)
+            guard geo_png_alpha_palette(pixels, width, height, rowWords, &byAlpha) != 0 else { return nil }
+            for alpha in 0..<256 where alpha == 0 || byAlpha[alpha] != 0 {
+                indexOfAlpha[alpha] = UInt8(alphas.count)
+                colours += PNGEncoder.unpremultiply(byAlpha[alpha]).prefix(3)
+                alphas.append(UInt8(alpha))
+            }
+        }
     }
 
     /// Premultiplied ARGB words to RGBA bytes, as cairo's PNG writer does it (round to nearest):
@@ -225,8 +259,8 @@ final class RunDeflater: Deflater {
     private var state = geo_run_deflate()
     private let workspace: PNGWorkspace
 
-    init(rowBytes: Int, batch: Int, workspace: PNGWorkspace) {
-        geo_run_deflate_start(&state, rowBytes)
+    init(rowBytes: Int, pixelBytes: Int, batch: Int, workspace: PNGWorkspace) {
+        geo_run_deflate_start(&state, rowBytes, Int32(pixelBytes))
         workspace.reserve(tokens: batch, output: geo_run_deflate_bound(batch))
         self.workspace = workspace
     }

@@ -155,8 +155,8 @@ extension Harness {
     /// colour, with coordinates as raw doubles: infinities, NaNs, 1e308, subnormals; fills,
     /// markers, layers), draws them with one thread and with several, and requires the same
     /// picture both times, every pixel validly premultiplied (no channel above its alpha); then
-    /// encodes it as a map tile is (geo's run deflater) and requires zlib to inflate it into
-    /// those pixels, unpremultiplied.
+    /// encodes it as a map tile is (geo's run deflater; RGBA, or a palette) and requires zlib to
+    /// inflate it into those pixels, unpremultiplied.
     func rasterizer(_ data: UnsafeBufferPointer<UInt8>) {
         var bytes = ByteReader(data)
         let width = 1 + Int(bytes.byte() % 64), height = 1 + Int(bytes.byte() % 160), threads = 2 + Int(bytes.byte() % 4)
@@ -171,31 +171,52 @@ extension Harness {
                          "a pixel is not validly premultiplied: \(String(word, radix: 16))")
         }
         do { try canvas.finish() } catch { preconditionFailure("the PNG could not be encoded: \(error)") }
-        let rows = Harness.inflatedRows(canvas.encoded, size: height * (1 + 4 * width))
+        let decoded = Harness.decodedPixels(canvas.encoded, width: width, height: height)
         for (index, word) in one.enumerated() {
-            let at = index / width * (1 + 4 * width) + 1 + 4 * (index % width), alpha = word >> 24
+            let alpha = word >> 24
             let channel = { (shift: UInt32) in alpha == 0 ? 0 : UInt8((((word >> shift) & 0xFF) * 255 + alpha / 2) / alpha) }
-            precondition(rows[at - 1 - 4 * (index % width)] == 0 && Array(rows[at..<at + 4]) == [channel(16), channel(8), channel(0), UInt8(alpha)],
+            precondition(Array(decoded[4 * index..<4 * index + 4]) == [channel(16), channel(8), channel(0), UInt8(alpha)],
                          "pixel \(index) came back from the PNG as another colour")
         }
     }
 
-    /// The IDAT chunks of `png`, inflated by zlib's own `uncompress` (loaded here: geo only
-    /// deflates); must be `size` bytes.
-    static func inflatedRows(_ png: [UInt8], size: Int) -> [UInt8] {
+    /// The RGBA bytes of `png` (8-bit RGBA, or an 8-bit palette with tRNS, unfiltered rows: what
+    /// geo writes), its IDAT chunks inflated by zlib's own `uncompress` (loaded here: geo only
+    /// deflates).
+    static func decodedPixels(_ png: [UInt8], width: Int, height: Int) -> [UInt8] {
         typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt) -> Int32
         guard let library = dlopen("libz.so.1", RTLD_NOW), let symbol = dlsym(library, "uncompress") else { preconditionFailure("no libz.so.1") }
-        var stream: [UInt8] = [], at = 8
+        var stream: [UInt8] = [], palette: [UInt8] = [], alphas: [UInt8] = [], colourType: UInt8 = 0, at = 8
         while at + 12 <= png.count {
             let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
-            if png[at + 4..<at + 8].elementsEqual("IDAT".utf8) { stream += png[at + 8..<at + 8 + length] }
+            let type = String(decoding: png[at + 4..<at + 8], as: UTF8.self), data = png[at + 8..<at + 8 + length]
+            switch type {
+            case "IHDR": colourType = data[data.startIndex + 9]
+            case "PLTE": palette = Array(data)
+            case "tRNS": alphas = Array(data)
+            case "IDAT": stream += data
+            default: break
+            }
             at += 12 + length
         }
+        precondition(colourType == 6 || colourType == 3, "colour type \(colourType)")
+        let pixelBytes = colourType == 6 ? 4 : 1, size = height * (1 + pixelBytes * width)
         var rows = [UInt8](repeating: 0, count: size + 1)
         var length = UInt(rows.count)
         let status = unsafeBitCast(symbol, to: Uncompress.self)(&rows, &length, stream, UInt(stream.count))
         precondition(status == 0 && length == UInt(size), "zlib could not inflate the PNG (status \(status), \(length) of \(size) bytes)")
-        return rows
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            let row = y * (1 + pixelBytes * width)
+            precondition(rows[row] == 0, "row \(y) has filter \(rows[row])")
+            for x in 0..<width {
+                if pixelBytes == 4 { pixels += rows[row + 1 + 4 * x..<row + 5 + 4 * x]; continue }
+                let entry = Int(rows[row + 1 + x])
+                precondition(3 * entry + 2 < palette.count, "pixel (\(x), \(y)) has no palette entry \(entry)")
+                pixels += palette[3 * entry..<3 * entry + 3] + [entry < alphas.count ? alphas[entry] : 255]
+            }
+        }
+        return pixels
     }
 
     static func draw(_ calls: [UInt8], width: Int, height: Int, threads: Int) -> Canvas {

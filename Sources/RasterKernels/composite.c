@@ -6,20 +6,29 @@ static inline uint32_t scale(uint32_t x, uint32_t y) {
     return (product + (product >> 8)) >> 8;
 }
 
-void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels, uint32_t colour) {
+void geo_colour_ramp_fill(struct geo_colour_ramp *ramp, uint32_t colour) {
+    const uint32_t red = (colour >> 16) & 0xFF, green = (colour >> 8) & 0xFF, blue = colour & 0xFF;
+    ramp->colour = colour;
+    for (uint32_t a = 0; a < 256; a++) ramp->words[a] = a << 24 | scale(red, a) << 16 | scale(green, a) << 8 | scale(blue, a);
+}
+
+void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels,
+                            const struct geo_colour_ramp *ramp) {
     enum { ahead = 12 };  // iterations: enough to cover a miss to memory at a few ns an iteration
+    const uint32_t colour = ramp->colour;
     const uint32_t alpha = colour >> 24, red = (colour >> 16) & 0xFF, green = (colour >> 8) & 0xFF, blue = colour & 0xFF;
-    const uint32_t solid = 0xFF000000u | (colour & 0xFFFFFFu);
+    const uint32_t *words = ramp->words;
     for (long slot = 0; slot < count; slot++) {
         if (slot + ahead < count) __builtin_prefetch(pixels + touched[slot + ahead].pixel, 1);
         const int32_t index = touched[slot].pixel, cell = touched[slot].cell;
         const uint32_t a = scale(alpha, coverage[cell]);  // the source's alpha at this pixel
         coverage[cell] = 0;
-        if (a == 255) {
-            pixels[index] = solid;
+        const uint32_t keep = 255 - a, old = pixels[index], old_alpha = old >> 24;
+        if (old == words[old_alpha]) {
+            // Transparent, or this colour already: the colour stays, only the alpha grows.
+            pixels[index] = words[a + scale(old_alpha, keep)];
             continue;
         }
-        const uint32_t keep = 255 - a, old = pixels[index];
         pixels[index] = (a + scale(old >> 24, keep)) << 24
             | (scale(red, a) + scale((old >> 16) & 0xFF, keep)) << 16
             | (scale(green, a) + scale((old >> 8) & 0xFF, keep)) << 8

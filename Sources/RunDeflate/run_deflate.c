@@ -21,11 +21,9 @@ enum {
     ADLER_BASE = 65521, ADLER_CHUNK = 5552, LONGEST = 258, WINDOW = 32768,
     LITERALS = 286, FIXED_LITERALS = 288, DISTANCES = 30, CODE_LENGTHS = 19, END_OF_BLOCK = 256,
     // A token: its literal/length entry in bits 0-8 (a literal byte, or 256 + length - 3),
-    // and its distance in bits 9-10 (0: none, a literal; PIXEL_MATCH: 4 back; ROW_MATCH: one
-    // row up), so that sending it takes no branch.
+    // and its distance in bits 9-10 (0: none, a literal; PIXEL_MATCH: one pixel back;
+    // ROW_MATCH: one row up), so that sending it takes no branch.
     PIXEL_MATCH = 2 << 9, ROW_MATCH = 3 << 9,
-    PIXEL = 4,          // the distance one pixel back
-    PIXEL_SYMBOL = 3,   // its distance symbol (base 4, no extra bits)
     STORED_MOST = 65535,
 };
 
@@ -158,9 +156,11 @@ static int distance_symbol(long distance) {
     return symbol;
 }
 
-void geo_run_deflate_start(struct geo_run_deflate *s, long row_bytes) {
+void geo_run_deflate_start(struct geo_run_deflate *s, long row_bytes, int pixel_bytes) {
     memset(s, 0, sizeof *s);
     s->row_bytes = row_bytes <= WINDOW ? row_bytes : 0;
+    s->pixel_bytes = pixel_bytes == 1 ? 1 : 4;
+    s->pixel_symbol = s->pixel_bytes == 1 ? 0 : 3;   // distance 1 or 4: symbols 0 and 3, no extra bits
     s->adler_a = 1;
     int symbol = 0;
     for (int length = 3; length <= LONGEST; length++) {
@@ -246,21 +246,22 @@ static inline long zero_run(const uint8_t *here, long most) {
 static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static inline uint64_t load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-// The longest match at `here` (0 if under 3 bytes), 4 back or one row up (`*which` 1), of at
-// most `most` bytes; `pixel` and `up` say whether those bytes exist.
-static inline long longest_match(const uint8_t *here, long most, long row, int pixel, int up, uint32_t *which) {
+// The longest match at `here` (0 if under 3 bytes), one pixel (`size` bytes) back or one row up
+// (`*which` 1), of at most `most` bytes; `pixel` and `up` say whether those bytes exist.
+static inline __attribute__((always_inline)) long longest_match(const uint8_t *here, long most, long row, long size, int pixel,
+                                                                int up, uint32_t *which) {
     *which = 0;
     if (most >= 4 && pixel && up) {
         // Neither the pixel before nor the one above starts with these 3 bytes: a literal,
         // without a longer look (most bytes of a line's antialiased edge).
-        uint32_t word = load32(here), left = word ^ load32(here - PIXEL), above = word ^ load32(here - row);
+        uint32_t word = load32(here), left = word ^ load32(here - size), above = word ^ load32(here - row);
         if ((left & 0xFFFFFF) && (above & 0xFFFFFF)) return 0;
         // Transparent pixels after transparent pixels: count the zeros (most of a tile).
         if ((word | left) == 0) return zero_run(here, most);
     }
     long best = 0;
     if (most >= 3) {
-        if (pixel) best = match_length(here, PIXEL, most);
+        if (pixel) best = match_length(here, size, most);
         if (up && best < most) {
             long above = match_length(here, row, most);
             if (above > best) { best = above; *which = 1; }
@@ -269,28 +270,30 @@ static inline long longest_match(const uint8_t *here, long most, long row, int p
     return best >= 3 ? best : 0;
 }
 
-// The block's tokens: literals, or matches 4 bytes back or one row up; counts their symbols.
-static long tokenize(const struct geo_run_deflate *s, const uint8_t *data, long size, long history,
-                     uint32_t *tokens, uint32_t *literal_count, uint32_t *distance_count) {
+// The block's tokens: literals, or matches one pixel (`pixel_bytes`, a constant where it is
+// inlined) back or one row up; counts their symbols.
+static inline __attribute__((always_inline)) long tokenize_pixels(const struct geo_run_deflate *s, const long pixel_bytes,
+                                                                  const uint8_t *data, long size, long history, uint32_t *tokens,
+                                                                  uint32_t *literal_count, uint32_t *distance_count) {
     const long row = s->row_bytes;
     long n = 0, i = 0;
     // Where a full row of history is behind every byte and a longest match still fits: the
     // checks fold away there (a tile's every row but the first).
-    const long steady_from = row ? (row > PIXEL ? row : PIXEL) - history : size, steady_to = size - LONGEST;
+    const long steady_from = row ? (row > pixel_bytes ? row : pixel_bytes) - history : size, steady_to = size - LONGEST;
     while (i < size) {
         const uint8_t *here = data + i;
         long best;
         uint32_t which;
         if (i >= steady_from && i <= steady_to) {
-            best = longest_match(here, LONGEST, row, 1, 1, &which);
+            best = longest_match(here, LONGEST, row, pixel_bytes, 1, 1, &which);
         } else {
             long most = size - i < LONGEST ? size - i : LONGEST;
-            best = longest_match(here, most, row, i + history >= PIXEL, row && i + history >= row, &which);
+            best = longest_match(here, most, row, pixel_bytes, i + history >= pixel_bytes, row && i + history >= row, &which);
         }
         if (best) {
             tokens[n++] = (which ? ROW_MATCH : PIXEL_MATCH) | (uint32_t)(256 + best - 3);
             literal_count[s->length_symbol[best]]++;
-            distance_count[which ? s->row_symbol : PIXEL_SYMBOL]++;
+            distance_count[which ? s->row_symbol : s->pixel_symbol]++;
             i += best;
         } else {
             tokens[n++] = *here;
@@ -300,6 +303,13 @@ static long tokenize(const struct geo_run_deflate *s, const uint8_t *data, long 
     }
     literal_count[END_OF_BLOCK]++;
     return n;
+}
+
+// RGBA rows and palette-index rows, each with its pixel size built in.
+static long tokenize(const struct geo_run_deflate *s, const uint8_t *data, long size, long history, uint32_t *tokens,
+                     uint32_t *literal_count, uint32_t *distance_count) {
+    return s->pixel_bytes == 1 ? tokenize_pixels(s, 1, data, size, history, tokens, literal_count, distance_count)
+                               : tokenize_pixels(s, 4, data, size, history, tokens, literal_count, distance_count);
 }
 
 // The bits the tokens take in codes of these lengths (extra bits included).
@@ -403,7 +413,7 @@ static void put_tokens(const struct geo_run_deflate *s, struct bits_out *w, cons
         first[256 + n - 3] = (literal_code[symbol] | (uint32_t)s->length_extra[n] << literal_length[symbol])
             | (uint32_t)(literal_length[symbol] + s->length_extra_bits[n]) << 27;
     }
-    second[PIXEL_MATCH >> 9] = distance_code[PIXEL_SYMBOL] | (uint32_t)distance_length[PIXEL_SYMBOL] << 27;
+    second[PIXEL_MATCH >> 9] = distance_code[s->pixel_symbol] | (uint32_t)distance_length[s->pixel_symbol] << 27;
     if (s->row_bytes) {
         second[ROW_MATCH >> 9] = (distance_code[s->row_symbol] | (uint32_t)s->row_extra << distance_length[s->row_symbol])
             | (uint32_t)(distance_length[s->row_symbol] + s->row_extra_bits) << 27;
@@ -524,6 +534,56 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
             uint32_t g = (uint32_t)(((word >> 8 & 0xFF) * 255 + half) * m >> 24);
             uint32_t b = (uint32_t)(((word & 0xFF) * 255 + half) * m >> 24);
             p[0] = (uint8_t)r; p[1] = (uint8_t)g; p[2] = (uint8_t)b; p[3] = (uint8_t)a;
+            x++;
+        }
+    }
+}
+
+// ---- PNG palette rows: a picture of one colour over a transparent background (most map tiles)
+// has one premultiplied word for each alpha, so a palette indexed by alpha holds it exactly, in a
+// quarter of the bytes to deflate.
+
+// Whether the 16 words at `words` are all 0 (transparent).
+static inline int sixteen_transparent(const uint32_t *words) {
+    const __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)words), _mm_loadu_si128((const __m128i *)(words + 4))),
+                                     _mm_or_si128(_mm_loadu_si128((const __m128i *)(words + 8)), _mm_loadu_si128((const __m128i *)(words + 12))));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128())) == 0xFFFF;
+}
+
+int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long row_words, uint32_t *by_alpha) {
+    memset(by_alpha, 0, 256 * sizeof *by_alpha);
+    for (long row = 0; row < height; row++) {
+        const uint32_t *words = pixels + row * row_words;
+        long x = 0;
+        while (x < width) {
+            if (x + 16 <= width && sixteen_transparent(words + x)) {
+                x += 16;
+                continue;
+            }
+            const uint32_t word = words[x++], alpha = word >> 24;
+            if (by_alpha[alpha] != word) {
+                // Another word of this alpha already (or colour without alpha): not one colour.
+                if (by_alpha[alpha] != 0 || alpha == 0) return 0;
+                by_alpha[alpha] = word;
+            }
+        }
+    }
+    return 1;
+}
+
+void geo_png_index_rows(const uint32_t *pixels, long width, long rows, long row_words, const uint8_t *index_of_alpha, uint8_t *out) {
+    for (long row = 0; row < rows; row++) {
+        const uint32_t *words = pixels + row * row_words;
+        uint8_t *line = out + row * (1 + width);
+        *line++ = 0;   // filter type None
+        long x = 0;
+        while (x < width) {
+            if (x + 16 <= width && sixteen_transparent(words + x)) {
+                memset(line + x, index_of_alpha[0], 16);
+                x += 16;
+                continue;
+            }
+            line[x] = index_of_alpha[words[x] >> 24];
             x++;
         }
     }

@@ -35,7 +35,10 @@ public struct Tiles: GeoCommand {
         --background says otherwise.
 
         Only tiles with ink are written (--empty writes every tile of the range, blank ones as \
-        transparent PNGs). --bbox W,S,E,N limits the pyramid to the tiles that meet that region \
+        transparent PNGs). A tile in one colour (each alpha one colour: lines of one colour \
+        over the transparent background, however they overlap) is an 8-bit palette PNG with \
+        an alpha for each entry, as OpenStreetMap's tiles are; a tile of blended colours is \
+        8-bit RGBA. Both hold the drawn pixels exactly. --bbox W,S,E,N limits the pyramid to the tiles that meet that region \
         (W > E spans the antimeridian); --tile Z/X/Y to that tile's subtree within --zoom, so \
         that independent runs (GNU parallel, Spark) each make one subtree and their \
         directories merge by copying. --html also writes OUT/index.html, a page that shows the \

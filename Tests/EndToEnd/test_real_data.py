@@ -251,7 +251,7 @@ def test_world_tiles_of_countries_and_cities_are_render_of_their_bounds(data, tm
     for key in [(0, 0, 0)] + [k for k in sorted(found) if k[0] == 2]:
         difference = tile_matches_render(found[key], tile_bounds(*key), sources, tmp_path)
         assert difference <= 2, f"tile {key} differs from render of its bounds by {difference}"
-    alpha = Image.open(found[(0, 0, 0)]).getchannel("A")
+    alpha = Image.open(found[(0, 0, 0)]).convert("RGBA").getchannel("A")
     assert alpha.getbbox()[1] < 40 and alpha.getbbox()[3] == 256, alpha.getbbox()
 
 
@@ -290,7 +290,7 @@ def test_a_gpx_track_at_zoom_15_is_continuous_and_where_pyproj_puts_it(data, tmp
                 key = (15, int(gx // 256), int(gy // 256))
                 assert key in found, f"no tile {key} under the vertex {lon},{lat}"
                 visited.append(key)
-                alpha = Image.open(found[key]).getchannel("A")
+                alpha = Image.open(found[key]).convert("RGBA").getchannel("A")
                 near = [alpha.getpixel((min(255, max(0, int(gx % 256) + dx)), min(255, max(0, int(gy % 256) + dy))))
                         for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
                 assert max(near) > 128, (lon, lat, key, near)

@@ -424,30 +424,44 @@ def test_tile_pngs_are_valid_zlib_streams_of_cairos_pixels(tmp_path):
     here chunk by chunk without Pillow, has good CRCs and one zlib stream that Python's zlib
     inflates (adler-32 checked) into rows of filter byte 0 and the pixels Pillow reads; at
     scales 1 and 3 (a 768-px tile is two deflate blocks), with translucent crossing lines of
-    three colours, so that literals, pixel runs and row repeats all occur."""
+    three colours, so that literals, pixel runs and row repeats all occur, written as RGBA where
+    colours blend; and lines of one colour, written as a palette (one entry an alpha) that
+    holds the same pixels."""
     import random, zlib
     rng = random.Random(11)
-    records = [line([[rng.uniform(-30, 30), rng.uniform(-30, 30)] for _ in range(5)],
-                    stroke=rng.choice(["#d62728", "#1f77b4", "#2ca02c"]),
-                    **{"stroke-width": rng.uniform(1, 12), "stroke-opacity": rng.uniform(0.2, 1)}) for _ in range(300)]
-    for scale in (1, 3):
-        out, _ = tiles(tmp_path, records, ["--zoom", "0-2", "--scale", str(scale)], out=f"scale{scale}")
-        found = written(out)
-        assert len(found) >= 3
-        size = 256 * scale
-        for path in found.values():
-            data = path.read_bytes()
-            assert data[:8] == b"\x89PNG\r\n\x1a\n"
-            at, stream = 8, b""
-            while at < len(data):
-                length = int.from_bytes(data[at:at + 4], "big")
-                kind, payload = data[at + 4:at + 8], data[at + 8:at + 8 + length]
-                assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + payload), (path, kind)
-                if kind == b"IDAT":
-                    stream += payload
-                at += 12 + length
-            raw = zlib.decompress(stream)
-            row = 1 + 4 * size
-            assert len(raw) == size * row and all(raw[y * row] == 0 for y in range(size))
-            pixels = b"".join(raw[y * row + 1:(y + 1) * row] for y in range(size))
-            assert pixels == rgba(path).tobytes(), path
+    def records(colours, widest):
+        return [line([[rng.uniform(-30, 30), rng.uniform(-30, 30)] for _ in range(5)], stroke=rng.choice(colours),
+                     **{"stroke-width": rng.uniform(1, widest), "stroke-opacity": rng.uniform(0.2, 1)}) for _ in range(300)]
+    # One colour in lines geo's rasterizer draws (up to 16 px, at scale 3 too): cairo draws wider
+    # ones, rounding each channel apart, and a tile of them is RGBA.
+    for name, colours, widest in (("three", ["#d62728", "#1f77b4", "#2ca02c"], 12), ("one", ["#9467bd"], 5)):
+        for scale in (1, 3):
+            out, _ = tiles(tmp_path, records(colours, widest), ["--zoom", "0-2", "--scale", str(scale)], out=f"{name}{scale}")
+            found = written(out)
+            assert len(found) >= 3
+            size = 256 * scale
+            kinds = set()
+            for path in found.values():
+                data = path.read_bytes()
+                assert data[:8] == b"\x89PNG\r\n\x1a\n"
+                at, stream, chunks = 8, b"", {}
+                while at < len(data):
+                    length = int.from_bytes(data[at:at + 4], "big")
+                    kind, payload = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+                    assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + payload), (path, kind)
+                    if kind == b"IDAT":
+                        stream += payload
+                    chunks[kind] = payload
+                    at += 12 + length
+                colour_type = chunks[b"IHDR"][9]
+                kinds.add(colour_type)
+                raw = zlib.decompress(stream)
+                row = 1 + (4 if colour_type == 6 else 1) * size
+                assert len(raw) == size * row and all(raw[y * row] == 0 for y in range(size))
+                pixels = b"".join(raw[y * row + 1:(y + 1) * row] for y in range(size))
+                if colour_type == 3:
+                    palette, alphas = chunks[b"PLTE"], chunks[b"tRNS"]
+                    assert len(alphas) == len(palette) // 3 == len(set(alphas)), path   # one entry an alpha
+                    pixels = b"".join(palette[3 * i:3 * i + 3] + alphas[i:i + 1] for i in pixels)
+                assert pixels == rgba(path).tobytes(), path
+            assert kinds == ({3} if name == "one" else {6}), (name, kinds)   # every tile here shows two colours or more

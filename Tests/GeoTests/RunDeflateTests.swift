@@ -17,10 +17,11 @@ final class RunDeflateTests: XCTestCase {
         return unsafeBitCast(symbol, to: Uncompress.self)
     }()
 
-    /// Deflates `data` in blocks of `batch` bytes (rows `row` bytes long); returns the stream.
-    func deflate(_ data: [UInt8], row: Int, batch: Int) -> [UInt8] {
+    /// Deflates `data` in blocks of `batch` bytes (rows `row` bytes long, pixels `pixel` bytes);
+    /// returns the stream.
+    func deflate(_ data: [UInt8], row: Int, pixel: Int = 4, batch: Int) -> [UInt8] {
         var state = geo_run_deflate()
-        geo_run_deflate_start(&state, row)
+        geo_run_deflate_start(&state, row, Int32(pixel))
         var tokens = [UInt32](repeating: 0, count: max(1, batch))
         var stream: [UInt8] = []
         var out = [UInt8](repeating: 0, count: geo_run_deflate_bound(batch))
@@ -53,22 +54,23 @@ final class RunDeflateTests: XCTestCase {
             // Rows under a pixel, and over deflate's 32 KiB window (no matches one row up), too.
             let row = trial % 9 < 3 ? trial % 9 + 1 : trial % 9 == 3 ? 40_000 + next() % 1000 : 1 + next() % 3000
             let batch = 1 + next() % 70_000
+            let pixel = trial % 2 == 0 ? 4 : 1   // RGBA rows, palette rows
             var data = [UInt8](repeating: 0, count: size)
             let kind = trial % 5
             for i in 0..<size {
                 switch kind {
                 case 0: data[i] = UInt8(truncatingIfNeeded: next())                                        // noise: stored blocks
                 case 1: data[i] = next() % 10 == 0 ? UInt8(truncatingIfNeeded: next()) : 0                // sparse ink
-                case 2: data[i] = i >= 4 && next() % 5 != 0 ? data[i - 4] : UInt8(next() % 3)             // pixel runs
+                case 2: data[i] = i >= pixel && next() % 5 != 0 ? data[i - pixel] : UInt8(next() % 3)     // pixel runs
                 case 3: data[i] = i >= row && next() % 20 != 0 ? data[i - row] : UInt8(truncatingIfNeeded: next())  // rows
                 default: data[i] = 7                                                                        // one value
                 }
             }
-            let stream = deflate(data, row: row, batch: batch)
+            let stream = deflate(data, row: row, pixel: pixel, batch: batch)
             var back = [UInt8](repeating: 0, count: size + 1)
             var length = UInt(back.count)
             let status = stream.withUnsafeBufferPointer { RunDeflateTests.uncompress(&back, &length, $0.baseAddress, UInt($0.count)) }
-            XCTAssertEqual(status, 0, "trial \(trial): kind \(kind), \(size) bytes, rows of \(row), blocks of \(batch)")
+            XCTAssertEqual(status, 0, "trial \(trial): kind \(kind), \(size) bytes, rows of \(row), pixels of \(pixel), blocks of \(batch)")
             XCTAssertEqual(Array(back[0..<Int(length)]), data, "trial \(trial)")
             if status != 0 { return }
         }

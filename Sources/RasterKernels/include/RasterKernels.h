@@ -54,11 +54,25 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
                        double ax, double ay, double bx, double by, double half, int starts_line,
                        const struct geo_cover_table *table, struct geo_touched *touched);
 
+/// A line's colour (unpremultiplied 0xAARRGGBB) and its red, green and blue premultiplied by
+/// each alpha 0-255 (`words[a]`, premultiplied ARGB32).
+struct geo_colour_ramp {
+    uint32_t colour;
+    uint32_t words[256];
+};
+
+/// Fills `ramp` for `colour`.
+void geo_colour_ramp_fill(struct geo_colour_ramp *ramp, uint32_t colour);
+
 /// Lays a line's coverage onto the picture, source over: for each of the `count` pixels in
-/// `touched`, `pixels[pixel]` (premultiplied ARGB32) gets `colour` (unpremultiplied
-/// 0xAARRGGBB) at `coverage[cell]`/255 of its alpha, and `coverage[cell]` is cleared. The
-/// pixels of a line are scattered over a picture too large for the caches: each is asked for a
-/// few iterations before it is needed.
-void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels, uint32_t colour);
+/// `touched`, `pixels[pixel]` (premultiplied ARGB32) gets the ramp's colour at
+/// `coverage[cell]`/255 of its alpha, and `coverage[cell]` is cleared. A pixel already of the
+/// line's colour (at any alpha, or transparent) stays exactly that colour: only its alpha
+/// grows, to a + old alpha (1 - a), as over says; blending each premultiplied channel apart
+/// would round it off the colour by a level, and a tile in one colour would no longer have one
+/// colour per alpha (what a palette PNG of it needs). The pixels of a line are scattered over a
+/// picture too large for the caches: each is asked for a few iterations before it is needed.
+void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels,
+                            const struct geo_colour_ramp *ramp);
 
 #endif

@@ -5,7 +5,7 @@
 
 // A zlib stream (RFC 1950/1951) made for pictures that are mostly runs: map tiles, where most
 // pixels are transparent and a line's pixels repeat its colour. At each byte it tries two
-// matches only, 4 bytes back (the pixel before) and one row up, and takes the longer (3 to 258
+// matches only, the pixel before (4 bytes back, 1 in palette rows) and one row up, and takes the longer (3 to 258
 // bytes), else a literal: no hash table, no search. Each call is one deflate block with its own
 // Huffman codes (dynamic codes built from the block's counts, or the fixed codes, or the bytes
 // stored, whichever is shortest), as fpng does for PNG. On the 1,155 tiles of bench/tiles.py's
@@ -19,6 +19,8 @@ struct geo_run_deflate {
     int count;              // how many of `bits` are pending (fewer than 8 between blocks)
     uint32_t adler_a, adler_b;
     long row_bytes;
+    int pixel_bytes;               // 4 (RGBA) or 1 (a palette index): matches are tried that far back
+    int pixel_symbol;              // that distance's symbol
     uint16_t length_symbol[259];   // match length 3-258: its symbol 257-285
     uint8_t length_extra_bits[259];
     uint16_t length_extra[259];    // the value of its extra bits
@@ -31,9 +33,10 @@ struct geo_run_deflate {
 /// bit writer may store past what it sends. What it returns is at least 8 less.
 long geo_run_deflate_bound(long size);
 
-/// Starts a stream whose rows (filter byte included) are `row_bytes` long; matches one row up
-/// are tried when a row is at most 32,768 bytes (deflate's window). Writes nothing yet.
-void geo_run_deflate_start(struct geo_run_deflate *state, long row_bytes);
+/// Starts a stream whose rows (filter byte included) are `row_bytes` long, of pixels
+/// `pixel_bytes` (4 or 1) long; matches one row up are tried when a row is at most 32,768 bytes
+/// (deflate's window). Writes nothing yet.
+void geo_run_deflate_start(struct geo_run_deflate *state, long row_bytes, int pixel_bytes);
 
 /// Compresses the `size` bytes at `data` as one (not final) block; the `history` bytes before
 /// `data` (the end of the previous call's data, up to one row) may be matched. `tokens` is
@@ -51,5 +54,16 @@ long geo_run_deflate_finish(struct geo_run_deflate *state, uint8_t *out);
 /// (each channel (c * 255 + a / 2) / a, exactly). Rows are `row_words` words apart in `pixels`
 /// and 1 + 4 * width bytes apart in `out`.
 void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words, uint8_t *out);
+
+/// Whether the picture's premultiplied words fit a palette indexed by alpha: 1 when no two pixels
+/// of the same alpha differ (a picture in one colour over a transparent background, whatever its
+/// antialiasing), and then `by_alpha[a]` (256 words) is the word of alpha a where a occurs, 0
+/// elsewhere; 0 otherwise.
+int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long row_words, uint32_t *by_alpha);
+
+/// PNG palette rows: for each of `rows` rows, the filter byte 0 (None) and `width` bytes, each
+/// pixel's `index_of_alpha[its alpha]`. Rows are `row_words` words apart in `pixels` and
+/// 1 + width bytes apart in `out`.
+void geo_png_index_rows(const uint32_t *pixels, long width, long rows, long row_words, const uint8_t *index_of_alpha, uint8_t *out);
 
 #endif

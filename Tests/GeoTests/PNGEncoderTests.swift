@@ -1,0 +1,81 @@
+import CCairo
+import Foundation
+import Styles
+import XCTest
+@testable import Drawing
+
+/// geo's PNG writer against libpng (cairo's PNG reader), the oracle: a picture in one colour
+/// over a transparent background, however its lines overlap, is written as a palette and comes
+/// back as the very pixels drawn; a picture of two colours that blend is written as RGBA and
+/// comes back the same. Both compressions: the run deflater (tiles) and zlib (render).
+final class PNGEncoderTests: XCTestCase {
+    var seed: UInt64 = 20261206
+
+    func next() -> Double {   // splitmix64 in [0, 1): the same cases every run
+        seed &+= 0x9E3779B97F4A7C15
+        var z = seed
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+
+    /// `count` random lines, 2-12 points and 0.5-7 px wide, in the colours given in turn.
+    func picture(_ colours: [Colour], lines count: Int, compression: PNGCompression) -> Canvas {
+        let canvas = Canvas(format: .png, width: 96, height: 80, fd: -1, compression: compression)
+        for line in 0..<count {
+            let points = (0..<(2 + Int(next() * 11))).map { _ in Pixel(next() * 110 - 7, next() * 94 - 7) }
+            canvas.stroke(points, colour: colours[line % colours.count], width: 0.5 + next() * 6.5)
+        }
+        return canvas
+    }
+
+    /// The PNG's pixels as libpng reads them, premultiplied by cairo (a round trip that gives
+    /// back every validly premultiplied word exactly: each unpremultiplied channel is within ½
+    /// of c·255/a, so premultiplying it again lands within ½·a/255 < ½ of c).
+    func decoded(_ png: [UInt8]) throws -> [UInt32] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geo-png-\(getpid()).png").path
+        defer { unlink(path) }
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let image = cairo_image_surface_create_from_png(path)!
+        defer { cairo_surface_destroy(image) }
+        XCTAssertEqual(cairo_surface_status(image), CAIRO_STATUS_SUCCESS)
+        let width = Int(cairo_image_surface_get_width(image)), height = Int(cairo_image_surface_get_height(image))
+        let rowWords = Int(cairo_image_surface_get_stride(image)) / 4
+        let pixels = UnsafeRawPointer(cairo_image_surface_get_data(image)!).assumingMemoryBound(to: UInt32.self)
+        return (0..<height).flatMap { row in UnsafeBufferPointer(start: pixels + row * rowWords, count: width) }
+    }
+
+    /// PNG colour type (IHDR byte 9): 3 a palette, 6 RGBA.
+    func colourType(_ png: [UInt8]) -> UInt8 { png[8 + 8 + 9] }
+
+    func testOneColourIsWrittenAsAPaletteAndReadBackExactly() throws {
+        for compression in [PNGCompression.fast, .compact] {
+            for trial in 0..<16 {
+                let alpha = trial % 4 == 0 ? 255 : UInt8(20 + next() * 235)
+                let colour = Colour(red: UInt8(next() * 256), green: UInt8(next() * 256), blue: UInt8(next() * 256), alpha: alpha)
+                let canvas = picture([colour], lines: 1 + trial * 3, compression: compression)
+                let words = canvas.words()
+                // Overlaps keep the colour: one word an alpha (what makes the palette possible).
+                var byAlpha: [UInt32: UInt32] = [:]
+                for word in words {
+                    XCTAssertEqual(byAlpha[word >> 24, default: word], word, "trial \(trial): two words of alpha \(word >> 24)")
+                    byAlpha[word >> 24] = word
+                }
+                try canvas.finish()
+                XCTAssertEqual(colourType(canvas.encoded), 3, "trial \(trial), \(compression)")
+                XCTAssertEqual(try decoded(canvas.encoded), words, "trial \(trial), \(compression)")
+            }
+        }
+    }
+
+    func testBlendedColoursAreWrittenAsRGBAAndReadBackExactly() throws {
+        let red = Colour(red: 214, green: 39, blue: 40), blue = Colour(red: 31, green: 119, blue: 180, alpha: 200)
+        for compression in [PNGCompression.fast, .compact] {
+            let canvas = picture([red, blue], lines: 30, compression: compression)
+            let words = canvas.words()
+            try canvas.finish()
+            XCTAssertEqual(colourType(canvas.encoded), 6, "\(compression)")
+            XCTAssertEqual(try decoded(canvas.encoded), words, "\(compression)")
+        }
+    }
+}

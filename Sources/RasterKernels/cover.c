@@ -119,6 +119,12 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
     if (bottom > height - 1) bottom = height - 1;
     if (top > bottom) return;
     const double inverse_ux = 1 / ux, inverse_uy = 1 / uy;
+    if (bands == 1) {   // one thread (every map tile): all the rows, and no divisions to find them
+        for (long row = top; row <= bottom; row++) {
+            cover_segment_row(coverage, width, row, row, ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, before, table, touched);
+        }
+        return;
+    }
     // This thread's stripes among those rows.
     long s = top / stripe;
     s += (band - s % bands + bands) % bands;

@@ -54,7 +54,7 @@ enum PNGEncoder {
             let first = workspace.rows + rowBytes
             if row > 0 { (first - rowBytes).update(from: first + (rowsAtOnce - 1) * rowBytes, count: rowBytes) }
             if let palette {
-                geo_png_index_rows(pixels + row * rowWords, width, count, rowWords, palette.indexOfAlpha, first)
+                geo_png_alpha_rows(pixels + row * rowWords, width, count, rowWords, first)
             } else {
                 geo_png_rows(pixels + row * rowWords, width, count, rowWords, first)
             }
@@ -69,20 +69,20 @@ enum PNGEncoder {
     /// A palette indexed by alpha, for a picture whose pixels of one alpha are all one colour (a
     /// picture in one colour over a transparent background, however antialiased: most map tiles
     /// and many overlays). It decodes to exactly the pixels RGBA would (the same
-    /// unpremultiplication), and its rows are a quarter of the bytes to deflate.
+    /// unpremultiplication), and its rows are a quarter of the bytes to deflate. A pixel's index
+    /// is its alpha, so the rows need no lookup; an alpha no pixel has gets an entry all the
+    /// same (black), up to the largest used: a tile's antialiased lines use nearly every alpha.
     struct Palette {
-        /// PLTE: each entry's red, green and blue; tRNS: its alpha. Entries in order of alpha.
+        /// PLTE: each entry's red, green and blue; tRNS: its alpha (its index).
         var colours: [UInt8] = []
         var alphas: [UInt8] = []
-        /// Each alpha's entry.
-        var indexOfAlpha = [UInt8](repeating: 0, count: 256)
 
         /// Nil when two pixels of one alpha differ in colour.
         init?(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int) {
             var byAlpha = [UInt32](repeating: 0, count: 256)
             guard geo_png_alpha_palette(pixels, width, height, rowWords, &byAlpha) != 0 else { return nil }
-            for alpha in 0..<256 where alpha == 0 || byAlpha[alpha] != 0 {
-                indexOfAlpha[alpha] = UInt8(alphas.count)
+            let largest = byAlpha.lastIndex { $0 != 0 } ?? 0
+            for alpha in 0...largest {
                 colours += PNGEncoder.unpremultiply(byAlpha[alpha]).prefix(3)
                 alphas.append(UInt8(alpha))
             }

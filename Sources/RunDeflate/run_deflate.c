@@ -541,13 +541,24 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
 
 // ---- PNG palette rows: a picture of one colour over a transparent background (most map tiles)
 // has one premultiplied word for each alpha, so a palette indexed by alpha holds it exactly, in a
-// quarter of the bytes to deflate.
+// quarter of the bytes to deflate; a pixel's index is its alpha.
 
-// Whether the 16 words at `words` are all 0 (transparent).
-static inline int sixteen_transparent(const uint32_t *words) {
-    const __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)words), _mm_loadu_si128((const __m128i *)(words + 4))),
-                                     _mm_or_si128(_mm_loadu_si128((const __m128i *)(words + 8)), _mm_loadu_si128((const __m128i *)(words + 12))));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128())) == 0xFFFF;
+// The 16 words at `words` OR'd together, lane by lane: all zero when the 16 are transparent.
+static inline __m128i sixteen_ored(const uint32_t *words) {
+    return _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)words), _mm_loadu_si128((const __m128i *)(words + 4))),
+                        _mm_or_si128(_mm_loadu_si128((const __m128i *)(words + 8)), _mm_loadu_si128((const __m128i *)(words + 12))));
+}
+
+static inline int all_zero(__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) == 0xFFFF; }
+
+// Whether `word` is the one word of its alpha so far (recording it when it is the first).
+static inline int one_word_an_alpha(uint32_t word, uint32_t *by_alpha) {
+    const uint32_t alpha = word >> 24;
+    if (by_alpha[alpha] == word) return 1;
+    // Another word of this alpha already, or colour without alpha: not one colour.
+    if (by_alpha[alpha] != 0 || alpha == 0) return 0;
+    by_alpha[alpha] = word;
+    return 1;
 }
 
 int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long row_words, uint32_t *by_alpha) {
@@ -555,36 +566,29 @@ int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long 
     for (long row = 0; row < height; row++) {
         const uint32_t *words = pixels + row * row_words;
         long x = 0;
-        while (x < width) {
-            if (x + 16 <= width && sixteen_transparent(words + x)) {
-                x += 16;
-                continue;
-            }
-            const uint32_t word = words[x++], alpha = word >> 24;
-            if (by_alpha[alpha] != word) {
-                // Another word of this alpha already (or colour without alpha): not one colour.
-                if (by_alpha[alpha] != 0 || alpha == 0) return 0;
-                by_alpha[alpha] = word;
-            }
+        for (; x + 16 <= width; x += 16) {
+            if (all_zero(sixteen_ored(words + x))) continue;
+            for (long i = x; i < x + 16; i++) if (!one_word_an_alpha(words[i], by_alpha)) return 0;
         }
+        for (; x < width; x++) if (!one_word_an_alpha(words[x], by_alpha)) return 0;
     }
     return 1;
 }
 
-void geo_png_index_rows(const uint32_t *pixels, long width, long rows, long row_words, const uint8_t *index_of_alpha, uint8_t *out) {
+void geo_png_alpha_rows(const uint32_t *pixels, long width, long rows, long row_words, uint8_t *out) {
     for (long row = 0; row < rows; row++) {
         const uint32_t *words = pixels + row * row_words;
         uint8_t *line = out + row * (1 + width);
         *line++ = 0;   // filter type None
         long x = 0;
-        while (x < width) {
-            if (x + 16 <= width && sixteen_transparent(words + x)) {
-                memset(line + x, index_of_alpha[0], 16);
-                x += 16;
-                continue;
-            }
-            line[x] = index_of_alpha[words[x] >> 24];
-            x++;
+        for (; x + 16 <= width; x += 16) {
+            // Each word's top byte, 16 at a time: shifted down, then packed 32 -> 16 -> 8 bits.
+            const __m128i a = _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(words + x)), 24);
+            const __m128i b = _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(words + x + 4)), 24);
+            const __m128i c = _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(words + x + 8)), 24);
+            const __m128i d = _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(words + x + 12)), 24);
+            _mm_storeu_si128((__m128i *)(line + x), _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
         }
+        for (; x < width; x++) line[x] = (uint8_t)(words[x] >> 24);
     }
 }

@@ -61,9 +61,9 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
 /// elsewhere; 0 otherwise.
 int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long row_words, uint32_t *by_alpha);
 
-/// PNG palette rows: for each of `rows` rows, the filter byte 0 (None) and `width` bytes, each
-/// pixel's `index_of_alpha[its alpha]`. Rows are `row_words` words apart in `pixels` and
+/// PNG palette rows whose index is the alpha: for each of `rows` rows, the filter byte 0 (None)
+/// and `width` bytes, each pixel's alpha. Rows are `row_words` words apart in `pixels` and
 /// 1 + width bytes apart in `out`.
-void geo_png_index_rows(const uint32_t *pixels, long width, long rows, long row_words, const uint8_t *index_of_alpha, uint8_t *out);
+void geo_png_alpha_rows(const uint32_t *pixels, long width, long rows, long row_words, uint8_t *out);
 
 #endif

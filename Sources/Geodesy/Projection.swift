@@ -55,6 +55,27 @@ public final class Projection: @unchecked Sendable {
         }
     }
 
+    private init(crs: String, context: OpaquePointer, transform: OpaquePointer) {
+        self.crs = crs
+        self.context = context
+        self.transform = transform
+    }
+
+    /// The same projection for another thread: PROJ's clone of this one's object, in a context
+    /// of its own. Making it again from the CRS reads PROJ's database again: 1.5 ms after the
+    /// first in a process (10 ms), more with threads starting at once, against 0.15 ms. Where
+    /// PROJ cannot clone the object, it is made again. Not to be called while another thread
+    /// transforms with this projection (PROJ reads the object it clones).
+    public func copy() -> Projection {
+        if let context = proj_context_create() {
+            proj_log_level(context, PJ_LOG_NONE)
+            if let clone = proj_clone(context, transform) { return Projection(crs: crs, context: context, transform: clone) }
+            proj_context_destroy(context)
+        }
+        // This CRS made a projection once: it makes one again.
+        return try! Projection(crs: crs)
+    }
+
     private static func mapsSomething(_ projection: Projection) -> Bool {
         var xs: [Double] = [], ys: [Double] = []
         for latitude in stride(from: -87.5, through: 87.5, by: 5) {

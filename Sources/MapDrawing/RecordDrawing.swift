@@ -19,11 +19,12 @@ package final class PreparingHandler: PathHandler, @unchecked Sendable {
     package let frame: Frame
     package let projections: ProjectionPool
 
-    package init(input: PathInputFormat, stamps: Set<String>, frame: Frame, crs: String) {
+    /// `projections` are copies of the frame's.
+    package init(input: PathInputFormat, stamps: Set<String>, frame: Frame, projections: ProjectionPool) {
         self.input = input
         self.stamps = stamps
         self.frame = frame
-        projections = ProjectionPool(crs: crs)
+        self.projections = projections
     }
 
     package func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
@@ -44,15 +45,19 @@ package final class PreparingHandler: PathHandler, @unchecked Sendable {
     }
 }
 
-/// One projection object per worker thread at a time (a PROJ context is not shared). Sendable by
-/// hand: `free` is touched only with `mutex` locked.
+/// One projection object per worker thread at a time (a PROJ context is not shared), each a
+/// copy of one projection, kept for the next thread that asks. Sendable by hand: `free` and
+/// `original` are touched only with `mutex` locked.
 package final class ProjectionPool: @unchecked Sendable {
-    package let crs: String
+    /// What the pool's projections are copied from: a copy of its own, which no thread
+    /// transforms with (PROJ reads the object it clones).
+    private let original: Projection
     private var free: [Projection] = []
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    package init(crs: String) {
-        self.crs = crs
+    /// To be made before other threads use `projection`.
+    package init(copying projection: Projection) {
+        original = projection.copy()
         pthread_mutex_init(mutex, nil)
     }
 
@@ -63,10 +68,8 @@ package final class ProjectionPool: @unchecked Sendable {
 
     package func borrow() -> Projection {
         pthread_mutex_lock(mutex)
-        let projection = free.popLast()
-        pthread_mutex_unlock(mutex)
-        // The CRS was checked when the options were read: it makes a projection again.
-        return projection ?? (try! Projection(crs: crs))
+        defer { pthread_mutex_unlock(mutex) }
+        return free.popLast() ?? original.copy()
     }
 
     package func giveBack(_ projection: Projection) {

@@ -42,7 +42,8 @@ final class RenderRun {
         let painter = drawingSettings.painter(on: canvas, view: view, stamps: stamps)
         let stampNames = drawingSettings.stampNames
         let drawer = Drawer(painter: painter, stamps: stampNames)
-        let handler = PreparingHandler(input: settings.input, stamps: stampNames, frame: view.frame, crs: settings.projection.crs)
+        let handler = PreparingHandler(input: settings.input, stamps: stampNames, frame: view.frame,
+                                       projections: ProjectionPool(copying: view.frame.projection))
         var drawing = stream
         drawing.consumer = { bytes in drawer.consume(bytes) }
         canvas.beginLayer()
@@ -102,11 +103,7 @@ final class RenderRun {
         let jobs = max(1, settings.stream.jobs)
         var frames = [flat]
         if !boxOnly {
-            for _ in 1..<jobs {
-                do { frames.append(Frame(projection: try Projection(crs: projection.crs), centre: nil)) } catch {
-                    throw RunFailure("--projection: \(error.message)", status: .usage)
-                }
-            }
+            for _ in 1..<jobs { frames.append(Frame(projection: projection.copy(), centre: nil)) }
         }
         let model = settings.drawing.model, input = settings.input, allCurved = settings.drawing.allCurved
         let stamps = settings.drawing.stampNames

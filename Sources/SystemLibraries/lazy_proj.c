@@ -58,6 +58,7 @@ FORWARD(int, proj_ellipsoid_get_parameters, (PJ_CONTEXT *ctx, const PJ *ellipsoi
 FORWARD(PJ *, proj_create_crs_to_crs, (PJ_CONTEXT *ctx, const char *source_crs, const char *target_crs, PJ_AREA *area),
         (ctx, source_crs, target_crs, area))
 FORWARD(PJ *, proj_normalize_for_visualization, (PJ_CONTEXT *ctx, const PJ *obj), (ctx, obj))
+FORWARD(PJ *, proj_clone, (PJ_CONTEXT *ctx, const PJ *obj), (ctx, obj))
 FORWARD(size_t, proj_trans_generic, (PJ *P, PJ_DIRECTION direction, double *x, size_t sx, size_t nx, double *y, size_t sy,
                                      size_t ny, double *z, size_t sz, size_t nz, double *t, size_t st, size_t nt),
         (P, direction, x, sx, nx, y, sy, ny, z, sz, nz, t, st, nt))

@@ -51,7 +51,9 @@ final class TileRun {
         do { frame = Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil) } catch {
             throw RunFailure("cannot make Web Mercator: \(error.message)", status: ExitCode(69))  // EX_UNAVAILABLE: PROJ is broken
         }
-        let handler = PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame, crs: "EPSG:3857")
+        // Every thread's projection, pass 1's and then the drawing threads', is a copy of the frame's.
+        let projections = ProjectionPool(copying: frame.projection)
+        let handler = PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame, projections: projections)
         var preparing = stream
         preparing.consumer = { bytes in partitioner.consume(bytes) }
         preparing.progress = false
@@ -62,7 +64,7 @@ final class TileRun {
 
         // Pass 2: draw.
         let store: TileStore = settings.mbtiles ? try MBTilesStore(path: settings.output) : try DirectoryStore(root: settings.output)
-        let drawing = TileDrawing(settings: settings, selection: selection, entries: sorted, store: store)
+        let drawing = TileDrawing(settings: settings, selection: selection, entries: sorted, store: store, projections: projections)
         let written: Int
         do {
             written = try drawing.run(progress: stream.progress)
@@ -187,11 +189,14 @@ final class TileDrawing: @unchecked Sendable {
     private var drawn = 0
     private var written = 0
 
-    init(settings: TileSettings, selection: TileSelection, entries: SortedEntries, store: TileStore) {
+    let projections: ProjectionPool
+
+    init(settings: TileSettings, selection: TileSelection, entries: SortedEntries, store: TileStore, projections: ProjectionPool) {
         self.settings = settings
         self.selection = selection
         self.entries = entries
         self.store = store
+        self.projections = projections
     }
 
     /// Draws every tile; returns how many were written.
@@ -283,8 +288,10 @@ final class TileDrawing: @unchecked Sendable {
             monitor.broadcast()
             monitor.unlock()
         }
+        let projection = projections.borrow()
+        defer { projections.giveBack(projection) }
         let painterSetup: TilePainter
-        do { painterSetup = try TilePainter(settings: settings) } catch {
+        do { painterSetup = try TilePainter(settings: settings, projection: projection) } catch {
             fail(error)
             return
         }
@@ -334,11 +341,10 @@ final class TilePainter {
     private let workspace = PNGWorkspace()
     private let styles: StyleCache
 
-    init(settings: TileSettings) throws(RunFailure) {
+    /// `projection`: Web Mercator, this thread's own.
+    init(settings: TileSettings, projection: Projection) throws(RunFailure) {
         self.settings = settings
-        do { frame = Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil) } catch {
-            throw RunFailure("cannot make Web Mercator: \(error.message)", status: ExitCode(69))  // EX_UNAVAILABLE: PROJ is broken
-        }
+        frame = Frame(projection: projection, centre: nil)
         stamps = try settings.drawing.loadStamps()
         stampNames = settings.drawing.stampNames
         styles = StyleCache(stamps: stampNames)

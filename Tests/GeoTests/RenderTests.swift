@@ -127,6 +127,23 @@ final class RenderTests: XCTestCase {
         XCTAssertNil(try Projection(crs: "+proj=ortho +lat_0=0 +lon_0=0").forward(Position(longitude: 120, latitude: 0)))
     }
 
+    /// A copy (PROJ's clone, for another thread) projects exactly as the original, for a CRS of
+    /// one operation, a PROJ string, and a national grid that PROJ reaches by several candidate
+    /// operations (kept with their areas of use); and it stands alone once the original is gone.
+    func testACopyOfAProjectionProjectsAsTheOriginal() throws {
+        let positions = stride(from: -60.0, through: 60, by: 7.5).flatMap { latitude in
+            stride(from: -170.0, through: 170, by: 17).map { Position(longitude: $0, latitude: latitude) }
+        } + [Position(longitude: -1.5, latitude: 52.5), Position(longitude: 0.1, latitude: 51.5)]
+        for crs in ["EPSG:3857", "+proj=ortho +lat_0=40 +lon_0=-100", "EPSG:27700"] {
+            var original: Projection? = try Projection(crs: crs)
+            let copy = original!.copy()
+            let expected = positions.map { original!.forward($0).map { [$0.x, $0.y] } }
+            original = nil
+            XCTAssertEqual(positions.map { copy.forward($0).map { [$0.x, $0.y] } }, expected, crs)
+            XCTAssertEqual(copy.crs, crs)
+        }
+    }
+
     // MARK: Spans and gradients
 
     func testSliceInterpolatesItsEnds() {

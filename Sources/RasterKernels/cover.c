@@ -54,62 +54,92 @@ static inline void geo_cover_row(uint8_t *cells, long first, long last, double a
 }
 
 // ⌈x⌉, 0 for any x <= 0 (as the Swift code it replaced: Band.ceiling); x is held below 2^53,
-// past any picture.
+// past any picture. Without a branch: a row's columns are worked out several rows ahead.
 static inline long ceiling(double x) {
-    if (!(x > 0)) return 0;
-    if (x > 9e15) x = 9e15;
-    long whole = (long)x;
-    return (double)whole < x ? whole + 1 : whole;
+    x = x > 0 ? x : 0;
+    x = x < 9e15 ? x : 9e15;
+    const long whole = (long)x;
+    return whole + ((double)whole < x);
 }
 
-// ⌊x⌋, -1 for any x < 0.
+// ⌊x⌋, -1 for any x < 0 (and NaN). Without a branch.
 static inline long floor_or_minus_one(double x) {
-    if (!(x >= 0)) return -1;
-    if (x > 9e15) x = 9e15;
+    x = x >= 0 ? x : -1;
+    x = x < 9e15 ? x : 9e15;
     return (long)x;
 }
 
-// One row of a segment: pixel centres are tried within the rectangle round the capsule,
-// `across` the segment at most reach, `along` it from `before` (-reach, or 0 when the previous
-// segment's end cap stands in for this one's start cap) to length + reach, a range of columns
-// found where each of the two limits is crossed.
-static inline void cover_segment_row(uint8_t *coverage, long width, long row, long cell_row, double ax, double ay,
-                                     double ux, double uy, double inverse_ux, double inverse_uy, double length, double reach,
-                                     double before, const struct geo_cover_table *table, struct geo_touched *touched) {
-    const double cy = (double)row + 0.5, oy = cy - ay;
+// The segment, as every row needs it.
+struct segment {
+    double ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, before;
+    int slanted, upright;   // uy, ux not near 0: the row's columns are bounded across, along the segment
+};
+
+// The pixels of one row to try, `left`...`right` (none when left > right), and the first one's
+// centre `along` the segment from its start and `across` it.
+struct row_span {
+    long left, right;
+    double along, across;
+};
+
+// A row's pixel centres are tried within the rectangle round the capsule, `across` the segment
+// at most reach, `along` it from `before` (-reach, or 0 when the previous segment's end cap
+// stands in for this one's start cap) to length + reach: a range of columns found where each
+// of the two limits is crossed. No branch on the data, so that the rows of a segment are
+// worked out side by side rather than each waiting for the last row's pixels (8 % faster).
+static inline struct row_span row_span(const struct segment *g, long row, long width) {
+    const double cy = (double)row + 0.5, oy = cy - g->ay;
     double low = -INFINITY, high = INFINITY;   // in x - ax
-    if (fabs(uy) > 1e-9) {
-        const double p = (oy * ux - reach) * inverse_uy, q = (oy * ux + reach) * inverse_uy;
+    if (g->slanted) {
+        const double p = (oy * g->ux - g->reach) * g->inverse_uy, q = (oy * g->ux + g->reach) * g->inverse_uy;
         low = q < p ? q : p;
         high = q >= p ? q : p;
-    } else if (fabs(oy) > reach) {
-        return;
+    } else {
+        low = fabs(oy) > g->reach ? INFINITY : low;
     }
-    if (fabs(ux) > 1e-9) {
-        const double p = (before - oy * uy) * inverse_ux, q = (length + reach - oy * uy) * inverse_ux;
+    if (g->upright) {
+        const double p = (g->before - oy * g->uy) * g->inverse_ux, q = (g->length + g->reach - oy * g->uy) * g->inverse_ux;
         const double least = q < p ? q : p, most = q >= p ? q : p;
         low = least >= low ? least : low;
         high = most < high ? most : high;
-    } else if (oy * uy < before || oy * uy > length + reach) {
-        return;
+    } else {
+        low = oy * g->uy < g->before || oy * g->uy > g->length + g->reach ? INFINITY : low;
     }
-    if (!(low <= high)) return;
-    const long left = ceiling(ax + low - 0.5);
-    long right = floor_or_minus_one(ax + high - 0.5);
-    if (right > width - 1) right = width - 1;
-    if (left > right) return;
-    // The pixel centre in the segment's frame: `along` it from a, `across` it; both step by a
-    // constant from one column to the next.
-    const double ox = (double)left + 0.5 - ax;
-    geo_cover_row(coverage + cell_row * width, left, right, ox * ux + oy * uy, oy * ux - ox * uy, ux, uy, length, table,
-                  (int32_t)(cell_row * width), (int32_t)(row * width), touched);
+    struct row_span span;
+    const int none = !(low <= high);
+    span.left = none ? 1 : ceiling(g->ax + low - 0.5);
+    const long right = none ? 0 : floor_or_minus_one(g->ax + high - 0.5);
+    span.right = right > width - 1 ? width - 1 : right;
+    // The first pixel centre in the segment's frame; both step by a constant from one column to the next.
+    const double ox = (double)span.left + 0.5 - g->ax;
+    span.along = ox * g->ux + oy * g->uy;
+    span.across = oy * g->ux - ox * g->uy;
+    return span;
+}
+
+// Rows `first`...`last` of the picture, held in `coverage` `shift` rows up: their spans worked out
+// a block at a time, then their pixels covered.
+static void cover_rows(uint8_t *coverage, long width, long first, long last, long shift, const struct segment *g,
+                       const struct geo_cover_table *table, struct geo_touched *touched) {
+    enum { ahead = 16 };
+    struct row_span spans[ahead];
+    for (long start = first; start <= last; start += ahead) {
+        const long count = last - start + 1 < ahead ? last - start + 1 : ahead;
+        for (long i = 0; i < count; i++) spans[i] = row_span(g, start + i, width);
+        for (long i = 0; i < count; i++) {
+            const struct row_span span = spans[i];
+            if (span.left > span.right) continue;
+            const long row = start + i, cell_row = row + shift;
+            geo_cover_row(coverage + cell_row * width, span.left, span.right, span.along, span.across, g->ux, g->uy, g->length,
+                          table, (int32_t)(cell_row * width), (int32_t)(row * width), touched);
+        }
+    }
 }
 
 void geo_cover_segment(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
                        double ax, double ay, double bx, double by, double half, int starts_line,
                        const struct geo_cover_table *table, struct geo_touched *touched) {
     const double reach = half + 0.5;   // beyond this distance from the segment a pixel's centre is not covered
-    const double before = starts_line ? -reach : 0;
     const double dx = bx - ax, dy = by - ay;
     const double length = sqrt(dx * dx + dy * dy);
     const double ux = length > 0 ? dx / length : 1, uy = length > 0 ? dy / length : 0;
@@ -118,11 +148,9 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
     long bottom = floor_or_minus_one((by >= ay ? by : ay) + reach - 0.5);
     if (bottom > height - 1) bottom = height - 1;
     if (top > bottom) return;
-    const double inverse_ux = 1 / ux, inverse_uy = 1 / uy;
+    const struct segment g = {ax, ay, ux, uy, 1 / ux, 1 / uy, length, reach, starts_line ? -reach : 0, fabs(uy) > 1e-9, fabs(ux) > 1e-9};
     if (bands == 1) {   // one thread (every map tile): all the rows, and no divisions to find them
-        for (long row = top; row <= bottom; row++) {
-            cover_segment_row(coverage, width, row, row, ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, before, table, touched);
-        }
+        cover_rows(coverage, width, top, bottom, 0, &g, table, touched);
         return;
     }
     // This thread's stripes among those rows.
@@ -131,10 +159,6 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
     for (; s * stripe <= bottom; s += bands) {
         const long first = top > s * stripe ? top : s * stripe;
         const long last = bottom < s * stripe + stripe - 1 ? bottom : s * stripe + stripe - 1;
-        const long shift = (s / bands - s) * stripe;   // a picture row + shift: its row in `coverage`
-        for (long row = first; row <= last; row++) {
-            cover_segment_row(coverage, width, row, row + shift, ax, ay, ux, uy, inverse_ux, inverse_uy, length, reach, before,
-                              table, touched);
-        }
+        cover_rows(coverage, width, first, last, (s / bands - s) * stripe, &g, table, touched);   // row + shift: its row in `coverage`
     }
 }

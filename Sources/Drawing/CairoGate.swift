@@ -30,6 +30,22 @@ final class CairoGate {
         case image(surface: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>)
     }
 
+    /// What the picture holds, as far as the gate knows without looking at it.
+    enum Contents: Equatable {
+        /// Nothing drawn: transparent, as an image surface starts.
+        case blank
+        /// Only lines drawn by geo's rasterizer, all of this red, green and blue (0xRRGGBB):
+        /// each pixel is that colour at its alpha (the rasterizer keeps a pixel of the line's
+        /// colour on it), or transparent.
+        case lines(UInt32)
+        /// Anything else: cairo drew, or lines of several colours.
+        case unknown
+    }
+
+    /// Every call through `draw` that may change pixels makes it `.unknown` (the default, so
+    /// that a drawing method added later cannot leave it wrong); queued lines make it `.lines`.
+    private(set) var contents: Contents
+
     /// Takes over `surface` (an image surface can have lines drawn by geo; others never).
     init(surface: OpaquePointer, width: Int, height: Int, threads: Int) {
         self.surface = surface
@@ -37,6 +53,7 @@ final class CairoGate {
         self.height = height
         self.threads = threads
         isImage = cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE
+        contents = isImage ? .blank : .unknown
         context = cairo_create(surface)
     }
 
@@ -45,11 +62,35 @@ final class CairoGate {
         cairo_surface_destroy(surface)
     }
 
-    /// Runs `body` with the cairo context, once the queued lines are drawn.
-    func draw<T, Failure: Error>(_ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+    /// Runs `body` with the cairo context, once the queued lines are drawn. Unless it only
+    /// sets cairo's state or reads (`drawsPixels` false), the picture's contents are then unknown.
+    func draw<T, Failure: Error>(drawsPixels: Bool = true, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
         drawQueuedLines()
         defer { target = .unknown }
+        if drawsPixels { contents = .unknown }
         return try body(context)
+    }
+
+    /// The colour (0xRRGGBB) every pixel is known to be at its alpha, or transparent: that of geo's
+    /// lines when only they were drawn, in one colour.
+    var knownColour: UInt32? {
+        switch contents {
+        case .blank: return 0
+        case .lines(let rgb): return rgb
+        case .unknown: return nil
+        }
+    }
+
+    /// Whether the picture has any pixel that is not transparent, when that is known without
+    /// looking (nothing drawn, or only geo's lines, which count the alpha they lay); nil otherwise.
+    var knownInk: Bool? {
+        switch contents {
+        case .blank: return false
+        case .lines:
+            drawQueuedLines()
+            return lines?.inked ?? false
+        case .unknown: return nil
+        }
     }
 
     /// Queues `pieces` (one line cut by clipping) for geo's rasterizer, when it can draw them
@@ -60,6 +101,12 @@ final class CairoGate {
         for piece in pieces where !piece.isEmpty {
             lines!.add(piece, lineWidth: lineWidth, merge: Canvas.merge, colour: colour)
         }
+        let rgb = UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)
+        switch contents {
+        case .blank: contents = .lines(rgb)
+        case .lines(let known) where known != rgb: contents = .unknown
+        default: break
+        }
         if lines!.isFull { drawQueuedLines() }
         return true
     }
@@ -69,7 +116,7 @@ final class CairoGate {
     /// an image.
     func withPicture<T, Failure: Error>(_ body: (UnsafePointer<UInt32>?, _ rowWords: Int, cairo_status_t) throws(Failure) -> T)
         throws(Failure) -> T {
-        try draw { (_) throws(Failure) in
+        try draw(drawsPixels: false) { (_) throws(Failure) in
             cairo_surface_flush(surface)
             let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS, cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE,

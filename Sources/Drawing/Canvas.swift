@@ -73,7 +73,7 @@ public final class Canvas {
             cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
         }
         gate = CairoGate(surface: surface, width: width, height: height, threads: threads)
-        gate.draw { cairo in
+        gate.draw(drawsPixels: false) { cairo in
             cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
             cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
             cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
@@ -303,7 +303,8 @@ public final class Canvas {
         case .png:
             try gate.withPicture { (pixels, rowWords, status) throws(DrawingError) in
                 guard let pixels else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
-                try PNGEncoder.encode(pixels, width: width, height: height, rowWords: rowWords, compression: compression, workspace: workspace ?? PNGWorkspace(), into: sink)
+                try PNGEncoder.encode(pixels, width: width, height: height, rowWords: rowWords, compression: compression,
+                                      oneColour: gate.knownColour, workspace: workspace ?? PNGWorkspace(), into: sink)
             }
         case .pdf, .svg:
             let status = gate.finishDocument()
@@ -334,6 +335,8 @@ public final class Canvas {
     /// Whether every pixel of a PNG canvas holds `word` (a tile with no ink is all background).
     public func isUniform(_ word: UInt32) -> Bool {
         guard format == .png else { return false }
+        // Transparent: known without looking when only geo's lines were drawn.
+        if word == 0, let ink = gate.knownInk { return !ink }
         return gate.withPicture { pixels, rowWords, _ in
             guard let pixels else { return false }
             for row in 0..<height {

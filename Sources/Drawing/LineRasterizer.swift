@@ -59,6 +59,8 @@ final class LineRasterizer {
     private var lines: [(end: Int, half: Double, colour: Colour)] = []
 
     var isEmpty: Bool { lines.isEmpty }
+    /// Whether the lines drawn so far laid any ink (a pixel's alpha above 0).
+    var inked: Bool { bands.contains { $0.inked } }
     /// Cells of coverage all the threads hold together: one picture's, rounded up to stripes.
     var cells: Int { bands.reduce(0) { $0 + $1.cells } }
     var isFull: Bool { points.count >= LineRasterizer.batch }
@@ -139,6 +141,8 @@ final class Band: @unchecked Sendable {
     private let table = UnsafeMutablePointer<geo_cover_table>.allocate(capacity: 1)
     /// The colour of the line under way at every alpha.
     private let ramp = UnsafeMutablePointer<geo_colour_ramp>.allocate(capacity: 1)
+    /// Whether a line laid ink in this band's rows.
+    private(set) var inked = false
 
     init(index: Int, of count: Int, width: Int, height: Int) {
         self.index = index
@@ -180,7 +184,7 @@ final class Band: @unchecked Sendable {
                 let colour = line.colour
                 let argb = UInt32(colour.alpha) << 24 | UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)
                 if ramp.pointee.colour != argb { geo_colour_ramp_fill(ramp, argb) }
-                geo_composite_coverage(coverage, touched.items, touched.count, work.pixels, ramp)
+                if geo_composite_coverage(coverage, touched.items, touched.count, work.pixels, ramp) >> 24 != 0 { inked = true }
                 touched.count = 0
             }
         }

@@ -1,4 +1,5 @@
 import CZlib
+import RasterKernels
 import RunDeflate
 
 /// PNG encoding of a cairo ARGB32 picture: 8-bit RGBA (or an 8-bit palette when that holds the
@@ -20,9 +21,10 @@ enum PNGEncoder {
 
     /// Encodes the `width`×`height` premultiplied native-endian ARGB words at `pixels` (rows
     /// `rowWords` words apart) into `sink`; throws the write's or zlib's failure.
+    /// `oneColour` (0xRRGGBB): every pixel is known to be that colour at its alpha, or transparent.
     static func encode(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int, compression: PNGCompression,
-                       workspace: PNGWorkspace, into sink: Sink) throws(DrawingError) {
-        let palette = Palette(pixels, width: width, height: height, rowWords: rowWords)
+                       oneColour: UInt32? = nil, workspace: PNGWorkspace, into sink: Sink) throws(DrawingError) {
+        let palette = Palette(pixels, width: width, height: height, rowWords: rowWords, oneColour: oneColour)
         var header = [UInt8](repeating: 0, count: 13)
         store(UInt32(width), at: 0, in: &header)
         store(UInt32(height), at: 4, in: &header)
@@ -77,11 +79,20 @@ enum PNGEncoder {
         var colours: [UInt8] = []
         var alphas: [UInt8] = []
 
-        /// Nil when two pixels of one alpha differ in colour.
-        init?(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int) {
+        /// Nil when two pixels of one alpha differ in colour. With `oneColour` (0xRRGGBB) known
+        /// to be every pixel's, the pixels are only read for their largest alpha.
+        init?(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, rowWords: Int, oneColour: UInt32?) {
             var byAlpha = [UInt32](repeating: 0, count: 256)
-            guard geo_png_alpha_palette(pixels, width, height, rowWords, &byAlpha) != 0 else { return nil }
-            let largest = byAlpha.lastIndex { $0 != 0 } ?? 0
+            let largest: Int
+            if let oneColour {
+                var ramp = geo_colour_ramp()
+                geo_colour_ramp_fill(&ramp, oneColour)
+                withUnsafeBytes(of: ramp.words) { byAlpha = Array($0.bindMemory(to: UInt32.self)) }
+                largest = Int(geo_png_largest_alpha(pixels, width, height, rowWords))
+            } else {
+                guard geo_png_alpha_palette(pixels, width, height, rowWords, &byAlpha) != 0 else { return nil }
+                largest = byAlpha.lastIndex { $0 != 0 } ?? 0
+            }
             for alpha in 0...largest {
                 colours += PNGEncoder.unpremultiply(byAlpha[alpha]).prefix(3)
                 alphas.append(UInt8(alpha))

@@ -575,6 +575,21 @@ int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long 
     return 1;
 }
 
+int geo_png_largest_alpha(const uint32_t *pixels, long width, long height, long row_words) {
+    __m128i most = _mm_setzero_si128();   // byte by byte: the top byte of each lane is an alpha
+    uint32_t tail = 0;
+    for (long row = 0; row < height; row++) {
+        const uint32_t *words = pixels + row * row_words;
+        long x = 0;
+        for (; x + 4 <= width; x += 4) most = _mm_max_epu8(most, _mm_loadu_si128((const __m128i *)(words + x)));
+        for (; x < width; x++) tail = words[x] >> 24 > tail ? words[x] >> 24 : tail;
+    }
+    uint32_t lanes[4];
+    _mm_storeu_si128((__m128i *)lanes, most);
+    for (int i = 0; i < 4; i++) tail = lanes[i] >> 24 > tail ? lanes[i] >> 24 : tail;
+    return (int)tail;
+}
+
 void geo_png_alpha_rows(const uint32_t *pixels, long width, long rows, long row_words, uint8_t *out) {
     for (long row = 0; row < rows; row++) {
         const uint32_t *words = pixels + row * row_words;

@@ -79,3 +79,41 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 }
+
+/// What a canvas knows of its pixels without reading them (CairoGate.contents): blank, lines of
+/// one colour by geo's rasterizer, or unknown once cairo draws or a second colour comes; and
+/// that what it knows agrees with its pixels.
+final class CanvasContentsTests: XCTestCase {
+    func testContentsFollowWhatIsDrawn() {
+        let red = Colour(red: 214, green: 39, blue: 40), faint = Colour(red: 214, green: 39, blue: 40, alpha: 1)
+        let canvas = Canvas(format: .png, width: 40, height: 30, fd: -1)
+        XCTAssertEqual(canvas.gate.contents, .blank)
+        XCTAssertEqual(canvas.gate.knownInk, false)
+        XCTAssertTrue(canvas.isUniform(0))
+        // A line so faint and thin that it lays no ink: known, and agreeing with the pixels.
+        canvas.stroke([Pixel(5.3, 5.2), Pixel(30.1, 20.7)], colour: faint, width: 0.3)
+        XCTAssertEqual(canvas.gate.contents, .lines(0xD62728))
+        XCTAssertEqual(canvas.gate.knownInk, canvas.words().contains { $0 != 0 })
+        canvas.stroke([Pixel(5, 25), Pixel(35, 3)], colour: red, width: 2)
+        XCTAssertEqual(canvas.gate.knownInk, true)
+        XCTAssertFalse(canvas.isUniform(0))
+        // Another alpha of the same colour keeps it known; another colour does not.
+        canvas.stroke([Pixel(1, 1), Pixel(39, 29)], colour: Colour(red: 214, green: 39, blue: 40, alpha: 90), width: 3)
+        XCTAssertEqual(canvas.gate.contents, .lines(0xD62728))
+        canvas.stroke([Pixel(1, 29), Pixel(39, 1)], colour: Colour(red: 0, green: 0, blue: 255), width: 3)
+        XCTAssertEqual(canvas.gate.contents, .unknown)
+        XCTAssertNil(canvas.gate.knownInk)
+
+        // cairo drawing (a marker, a background) makes it unknown; reading the pixels does not.
+        let marked = Canvas(format: .png, width: 40, height: 30, fd: -1)
+        _ = marked.words()
+        XCTAssertEqual(marked.gate.contents, .blank)
+        marked.marker(at: Pixel(20, 15), radius: 4, colour: red)
+        XCTAssertEqual(marked.gate.contents, .unknown)
+        XCTAssertFalse(marked.isUniform(0))
+        let painted = Canvas(format: .png, width: 40, height: 30, fd: -1)
+        painted.fillBackground(Colour(red: 255, green: 255, blue: 255))
+        XCTAssertEqual(painted.gate.contents, .unknown)
+        XCTAssertFalse(painted.isUniform(0))
+    }
+}

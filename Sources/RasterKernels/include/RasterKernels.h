@@ -72,7 +72,8 @@ void geo_colour_ramp_fill(struct geo_colour_ramp *ramp, uint32_t colour);
 /// would round it off the colour by a level, and a tile in one colour would no longer have one
 /// colour per alpha (what a palette PNG of it needs). The pixels of a line are scattered over a
 /// picture too large for the caches: each is asked for a few iterations before it is needed.
-void geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels,
-                            const struct geo_colour_ramp *ramp);
+/// Returns the words it wrote OR'd together: its top byte is 0 when the line laid no ink.
+uint32_t geo_composite_coverage(uint8_t *coverage, const struct geo_touched_pixel *touched, long count, uint32_t *pixels,
+                                const struct geo_colour_ramp *ramp);
 
 #endif

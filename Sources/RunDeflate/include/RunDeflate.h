@@ -61,6 +61,9 @@ void geo_png_rows(const uint32_t *pixels, long width, long rows, long row_words,
 /// elsewhere; 0 otherwise.
 int geo_png_alpha_palette(const uint32_t *pixels, long width, long height, long row_words, uint32_t *by_alpha);
 
+/// The largest alpha of the picture's premultiplied words.
+int geo_png_largest_alpha(const uint32_t *pixels, long width, long height, long row_words);
+
 /// PNG palette rows whose index is the alpha: for each of `rows` rows, the filter byte 0 (None)
 /// and `width` bytes, each pixel's alpha. Rows are `row_words` words apart in `pixels` and
 /// 1 + width bytes apart in `out`.

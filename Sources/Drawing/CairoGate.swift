@@ -16,7 +16,7 @@ final class CairoGate {
     let width: Int
     let height: Int
     private let surface: OpaquePointer
-    private let context: OpaquePointer
+    private var context: OpaquePointer
     private let threads: Int
     /// Whether the picture is pixels (PNG): lines of a PDF or SVG always go to cairo.
     private let isImage: Bool
@@ -60,6 +60,24 @@ final class CairoGate {
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
+    }
+
+    /// Makes an image's picture transparent again, as new, for another picture of the same size
+    /// (a tile-drawing thread draws tile after tile): its pixels cleared, a new cairo context
+    /// (cairo's state as new), the rasterizer's buffers kept.
+    func reset() {
+        precondition(isImage, "only an image is reset")
+        drawQueuedLines()
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        if let data = cairo_image_surface_get_data(surface) {
+            memset(data, 0, Int(cairo_image_surface_get_stride(surface)) * height)
+            cairo_surface_mark_dirty_rectangle(surface, 0, 0, Int32(width), Int32(height))
+        }
+        context = cairo_create(surface)
+        target = .unknown
+        contents = .blank
+        lines?.forgetInk()
     }
 
     /// Runs `body` with the cairo context, once the queued lines are drawn. Unless it only

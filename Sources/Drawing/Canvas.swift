@@ -73,12 +73,33 @@ public final class Canvas {
             cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
         }
         gate = CairoGate(surface: surface, width: width, height: height, threads: threads)
+        self.antialiasing = antialiasing
+        setUp()
+    }
+
+    private let antialiasing: Antialiasing
+
+    /// cairo's state for geo's drawing: round joins and caps, the winding rule, the antialiasing.
+    private func setUp() {
+        let antialiasing = antialiasing
         gate.draw(drawsPixels: false) { cairo in
             cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
             cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
             cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
             cairo_set_antialias(cairo, antialiasing == .fast ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD)
         }
+    }
+
+    /// Makes a PNG canvas kept in memory (`fd` -1) ready for another picture of its size, as
+    /// a new one: transparent, no bytes encoded, cairo's state as new, stamps kept. Its
+    /// buffers (the picture, the rasterizer's coverage) are kept: a thread drawing tile after
+    /// tile spares their allocation, page faults and unmapping each time.
+    public func reset() {
+        precondition(format == .png && sink.fd < 0, "only a PNG canvas kept in memory is reset")
+        gate.reset()
+        sink.bytes.removeAll(keepingCapacity: true)
+        sink.failure = nil
+        setUp()
     }
 
     /// The widest stroke that can still change the picture: wider ones look the same.

@@ -61,6 +61,9 @@ final class LineRasterizer {
     var isEmpty: Bool { lines.isEmpty }
     /// Whether the lines drawn so far laid any ink (a pixel's alpha above 0).
     var inked: Bool { bands.contains { $0.inked } }
+
+    /// For a new picture: no line has laid ink yet.
+    func forgetInk() { for band in bands { band.inked = false } }
     /// Cells of coverage all the threads hold together: one picture's, rounded up to stripes.
     var cells: Int { bands.reduce(0) { $0 + $1.cells } }
     var isFull: Bool { points.count >= LineRasterizer.batch }
@@ -142,7 +145,7 @@ final class Band: @unchecked Sendable {
     /// The colour of the line under way at every alpha.
     private let ramp = UnsafeMutablePointer<geo_colour_ramp>.allocate(capacity: 1)
     /// Whether a line laid ink in this band's rows.
-    private(set) var inked = false
+    var inked = false
 
     init(index: Int, of count: Int, width: Int, height: Int) {
         self.index = index

@@ -338,7 +338,8 @@ final class TilePainter {
     /// The premultiplied pixel of a tile that shows only the background.
     let backgroundWord: UInt32
     private var buffer: [UInt8] = []
-    private let workspace = PNGWorkspace()
+    /// The thread's one canvas, cleared for each tile.
+    private let canvas: Canvas
     private let styles: StyleCache
 
     /// `projection`: Web Mercator, this thread's own.
@@ -352,6 +353,8 @@ final class TilePainter {
         let probe = Canvas(format: .png, width: 1, height: 1, fd: -1)
         if settings.drawing.background.alpha > 0 { probe.fillBackground(settings.drawing.background) }
         backgroundWord = probe.word(x: 0, y: 0) ?? 0
+        canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1,
+                        compression: .fast, workspace: PNGWorkspace())
     }
 
     /// Entries read at a time: a tile of a low zoom can have one for every record of the input.
@@ -362,8 +365,7 @@ final class TilePainter {
     func draw(_ tile: TileAddress, first: Int, count: Int, from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
         let bounds = WebMercator.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
-        let canvas = Canvas(format: .png, width: size, height: size, fd: -1, antialiasing: settings.drawing.antialiasing, threads: 1,
-                            compression: .fast, workspace: workspace)
+        canvas.reset()
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))
         for start in stride(from: first, to: first + count, by: TilePainter.block) {
             try source.forEachFeature(try source.entries(from: start, count: min(TilePainter.block, first + count - start)), buffer: &buffer) { bytes in

@@ -116,4 +116,33 @@ final class CanvasContentsTests: XCTestCase {
         XCTAssertEqual(painted.gate.contents, .unknown)
         XCTAssertFalse(painted.isUniform(0))
     }
+
+    /// A canvas reset (a tile-drawing thread's, tile after tile) draws and encodes what a new one
+    /// does, whatever was drawn on it before: cairo's drawing, a layer, a clip, lines of another colour.
+    func testAResetCanvasIsANewOne() throws {
+        let blue = Colour(red: 31, green: 119, blue: 180), red = Colour(red: 214, green: 39, blue: 40, alpha: 200)
+        func draw(_ canvas: Canvas) {
+            canvas.stroke([Pixel(3, 4), Pixel(50, 40), Pixel(10, 60)], colour: red, width: 2.5)
+            canvas.stroke([Pixel(60, 5), Pixel(5, 30)], colour: red, width: 1)
+        }
+        let used = Canvas(format: .png, width: 64, height: 64, fd: -1, compression: .fast, workspace: PNGWorkspace())
+        used.fillBackground(Colour(red: 255, green: 255, blue: 0, alpha: 128))
+        used.beginLayer()
+        used.marker(at: Pixel(30, 30), radius: 9, colour: blue)
+        used.stroke([Pixel(0, 0), Pixel(64, 64)], colour: blue, width: 30)
+        used.endLayer {}
+        used.stroke([Pixel(0, 64), Pixel(64, 0)], colour: blue, width: 3)
+        try used.finish()
+        used.reset()
+        XCTAssertEqual(used.gate.contents, .blank)
+        XCTAssertTrue(used.encoded.isEmpty)
+        draw(used)
+        let fresh = Canvas(format: .png, width: 64, height: 64, fd: -1, compression: .fast, workspace: PNGWorkspace())
+        draw(fresh)
+        XCTAssertEqual(used.words(), fresh.words())
+        XCTAssertEqual(used.gate.contents, fresh.gate.contents)
+        try used.finish()
+        try fresh.finish()
+        XCTAssertEqual(used.encoded, fresh.encoded)
+    }
 }

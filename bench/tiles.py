@@ -119,7 +119,9 @@ def shared_corpus(name):
         if not maker.exists():
             sys.exit(f"--shared needs {source} (python3 bench/run.py makes it) or ../shared/bench/make_corpus.py, "
                      "which a clone of the repository does not have")
-        subprocess.run([sys.executable, str(maker), str(source.parent)], check=True)
+        # The maker needs the `polyline` package: the Python this script was started with has it
+        # where Debian's, which it re-runs itself under for mapnik, may not.
+        subprocess.run([os.environ.get("GEO_BENCH_PYTHON", sys.executable), str(maker), str(source.parent)], check=True)
     boxes, lines, points = [], [], 0
     for text in open(source):
         coords = json.loads(text)["geometry"]["coordinates"]
@@ -402,6 +404,7 @@ def main():
         import mapnik, PIL  # noqa: F401
     except ImportError:
         if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+            os.environ.setdefault("GEO_BENCH_PYTHON", sys.executable)
             os.execv("/usr/bin/python3", ["/usr/bin/python3", __file__, *sys.argv[1:]])
         sys.exit("tiles.py needs mapnik's Python binding and Pillow (apt-get install python3-mapnik python3-pil)")
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

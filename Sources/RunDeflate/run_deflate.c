@@ -37,8 +37,9 @@ struct bits_out {
     uint8_t *out;
 };
 
-// Appends `bits` bits (at most 28). Branch-free: it always stores 8 bytes and moves on by the
-// whole bytes it filled, so `out` needs 8 bytes of room past what is sent.
+// Appends `bits` bits (at most 48: with the 7 that may be pending, they fit the 64). Branch-free:
+// it always stores 8 bytes and moves on by the whole bytes it filled, so `out` needs 8 bytes of
+// room past what is sent.
 static inline void send(struct bits_out *w, uint64_t value, int bits) {
     w->bits |= value << w->count;
     w->count += bits;
@@ -420,9 +421,10 @@ static void put_tokens(const struct geo_run_deflate *s, struct bits_out *w, cons
     }
     struct bits_out local = *w;
     for (long i = 0; i < n; i++) {
+        // Both codes in one send: at most 20 + 28 bits, which fit beside the 7 pending.
         uint32_t token = tokens[i], code = first[token & 0x1FF], far = second[token >> 9];
-        send(&local, code & 0x7FFFFFF, (int)(code >> 27));
-        send(&local, far & 0x7FFFFFF, (int)(far >> 27));
+        const int code_bits = (int)(code >> 27);
+        send(&local, (code & 0x7FFFFFF) | (uint64_t)(far & 0x7FFFFFF) << code_bits, code_bits + (int)(far >> 27));
     }
     send(&local, literal_code[END_OF_BLOCK], literal_length[END_OF_BLOCK]);
     *w = local;

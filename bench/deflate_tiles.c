@@ -1,9 +1,10 @@
 /* deflate_tiles: geo's run deflater (Sources/RunDeflate) against zlib on the same PNG rows.
  *
- * usage: deflate_tiles ROWS.bin ROW_BYTES ROWS_PER_TILE [REPEATS]
+ * usage: deflate_tiles ROWS.bin ROW_BYTES ROWS_PER_TILE PIXEL_BYTES [REPEATS]
  *
- * ROWS.bin is what bench/deflate.py writes: the inflated IDAT of every tile, one after another
- * (filter byte and RGBA, ROWS_PER_TILE rows of ROW_BYTES each a tile). The file is read into
+ * ROWS.bin is what bench/deflate.py writes: the inflated IDAT of every tile of one kind, one
+ * after another (filter byte and RGBA pixels, PIXEL_BYTES 4, or palette indices, PIXEL_BYTES 1;
+ * ROWS_PER_TILE rows of ROW_BYTES each a tile). The file is read into
  * memory first; then every tile is deflated, each pass over all tiles timed with
  * clock_gettime(CLOCK_MONOTONIC), REPEATS passes (default 3), the best reported: by the run
  * deflater as geo calls it for a tile (one block, the whole tile), and by zlib's deflate at
@@ -30,9 +31,11 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static int pixel_bytes = 4;
+
 static long run_deflate(const uint8_t *tile, long size, long row_bytes, uint32_t *tokens, uint8_t *out) {
     struct geo_run_deflate state;
-    geo_run_deflate_start(&state, row_bytes, 4);
+    geo_run_deflate_start(&state, row_bytes, pixel_bytes);
     long n = geo_run_deflate_block(&state, tile, size, 0, tokens, out);
     return n + geo_run_deflate_finish(&state, out + n);
 }
@@ -52,8 +55,8 @@ static long zlib_deflate(const uint8_t *tile, long size, int level, uint8_t *out
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) {
-        fprintf(stderr, "usage: deflate_tiles ROWS.bin ROW_BYTES ROWS_PER_TILE [REPEATS]\n");
+    if (argc < 5) {
+        fprintf(stderr, "usage: deflate_tiles ROWS.bin ROW_BYTES ROWS_PER_TILE PIXEL_BYTES [REPEATS]\n");
         return 64;
     }
     FILE *file = fopen(argv[1], "rb");
@@ -65,7 +68,8 @@ int main(int argc, char **argv) {
     if (!data || fread(data, 1, total, file) != (size_t)total) return 74;
     fclose(file);
     long row_bytes = atol(argv[2]), size = row_bytes * atol(argv[3]), tiles = total / size;
-    int repeats = argc > 4 ? atoi(argv[4]) : 3;
+    pixel_bytes = atoi(argv[4]);
+    int repeats = argc > 5 ? atoi(argv[5]) : 3;
     long room = geo_run_deflate_bound(size) + 24;
     uint32_t *tokens = malloc(sizeof *tokens * size);
     uint8_t *out = malloc(room), *back = malloc(size);

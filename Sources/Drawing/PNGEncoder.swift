@@ -264,8 +264,8 @@ final class ZlibDeflater: Deflater {
 }
 
 /// geo's run deflater (RunDeflate): matches one pixel back and one row up only, with Huffman
-/// codes made for each batch; four times as fast as zlib's level 2 on map tiles, for files 12 %
-/// larger.
+/// codes made for each batch; 4.6 times as fast as zlib's level 2 on map tiles, for smaller
+/// files on palette tiles and 12–30 % larger ones on RGBA tiles (see RunDeflate.h).
 final class RunDeflater: Deflater {
     private var state = geo_run_deflate()
     private let workspace: PNGWorkspace

@@ -68,6 +68,32 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 
+    /// What cairo draws is not known to be one colour: the encoder reads every pixel to find
+    /// out (geo_png_alpha_palette). Antialiased fills of one colour side by side over
+    /// transparency are one word an alpha (a palette); where cairo lays one over another, its
+    /// rounding makes more (RGBA), as another colour over them does.
+    func testPicturesCairoDrewAreCheckedPixelByPixel() throws {
+        let orange = Colour(red: 255, green: 127, blue: 14), purple = Colour(red: 148, green: 103, blue: 189, alpha: 160)
+        func triangle(_ x: Double, _ y: Double) -> [Pixel] { [Pixel(x, y), Pixel(x + 21.3, y + 4.7), Pixel(x + 6.1, y + 17.9)] }
+        for compression in [PNGCompression.fast, .compact] {
+            let one = Canvas(format: .png, width: 60, height: 50, fd: -1, compression: compression)
+            one.fill([triangle(2.3, 3.6)], colour: orange)
+            one.fill([triangle(31.7, 25.2)], colour: orange)
+            XCTAssertEqual(one.gate.contents, .unknown)
+            try one.finish()
+            XCTAssertEqual(colourType(one.encoded), 3, "\(compression)")
+            XCTAssertEqual(try decoded(one.encoded), one.words(), "\(compression)")
+            for second in [orange, purple] {
+                let two = Canvas(format: .png, width: 60, height: 50, fd: -1, compression: compression)
+                two.fill([triangle(2.3, 3.6)], colour: orange)
+                two.fill([triangle(9.7, 6.2)], colour: second)
+                try two.finish()
+                XCTAssertEqual(colourType(two.encoded), 6, "\(compression), second \(second)")
+                XCTAssertEqual(try decoded(two.encoded), two.words(), "\(compression)")
+            }
+        }
+    }
+
     func testBlendedColoursAreWrittenAsRGBAAndReadBackExactly() throws {
         let red = Colour(red: 214, green: 39, blue: 40), blue = Colour(red: 31, green: 119, blue: 180, alpha: 200)
         for compression in [PNGCompression.fast, .compact] {

@@ -25,6 +25,21 @@ static void grow(struct geo_touched *touched) {
     touched->capacity = capacity;
 }
 
+// One pixel, `beyond` the segment's ends along it and `across` it: its cell gets the coverage
+// `table` gives that distance where it exceeds the cell's; the pixel is written to `items` at
+// `count`, which returns one further when it was covered for the first time (no branch on the
+// data: a pixel's being covered, or covered for the first time, is as likely as not at an edge).
+static inline long cover_pixel(uint8_t *cell, double beyond, double across, const struct geo_cover_table *table,
+                               struct geo_touched_pixel *items, long count, int32_t cellIndex, int32_t pixelIndex) {
+    const double step = (beyond * beyond + across * across) * table->scale;
+    const int inside = step < GEO_COVER_STEPS;
+    const uint8_t value = table->values[inside ? (long)step : 0] & (uint8_t)-inside;
+    const uint8_t old = *cell;
+    *cell = value > old ? value : old;
+    items[count] = (struct geo_touched_pixel){cellIndex, pixelIndex};
+    return count + (old == 0 && value != 0);
+}
+
 // One row of a segment: the pixels `first`...`last` of `cells` (the line's coverage of the
 // row, 0-255), whose first centre lies `along` the segment from its start and `across` it,
 // each next one `ux` further along and `uy` less across, get the coverage `table` gives their
@@ -34,21 +49,13 @@ static void grow(struct geo_touched *touched) {
 static inline void geo_cover_row(uint8_t *cells, long first, long last, double along, double across, double ux, double uy,
                                  double length, const struct geo_cover_table *table, int32_t cellBase, int32_t pixelBase,
                                  struct geo_touched *touched) {
-    const double scale = table->scale;
-    // Room for every pixel of the row first, so that the loop takes no branch on the data (a
-    // pixel's being covered, or covered for the first time, is as likely as not at an edge).
+    // Room for every pixel of the row first, so that the loop takes no branch on the data.
     while (touched->capacity - touched->count < last - first + 1) grow(touched);
     struct geo_touched_pixel *items = touched->items;
     long count = touched->count;
     for (long column = first; column <= last; column++, along += ux, across -= uy) {
         const double beyond = along < 0 ? -along : along > length ? along - length : 0;
-        const double step = (beyond * beyond + across * across) * scale;
-        const int inside = step < GEO_COVER_STEPS;
-        const uint8_t value = table->values[inside ? (long)step : 0] & (uint8_t)-inside;
-        const uint8_t old = cells[column];
-        cells[column] = value > old ? value : old;
-        items[count] = (struct geo_touched_pixel){cellBase + (int32_t)column, pixelBase + (int32_t)column};
-        count += old == 0 && value != 0;
+        count = cover_pixel(cells + column, beyond, across, table, items, count, cellBase + (int32_t)column, pixelBase + (int32_t)column);
     }
     touched->count = count;
 }
@@ -144,7 +151,7 @@ static void cover_rows(uint8_t *coverage, long width, long first, long last, lon
 // is 8 % faster than finding each row's span, with the same coverage.
 static void cover_box(uint8_t *coverage, long width, long top, long bottom, long left, long right, const struct segment *g,
                       const struct geo_cover_table *table, struct geo_touched *touched) {
-    const double scale = table->scale, ux = g->ux, uy = g->uy, length = g->length, before = g->before;
+    const double ux = g->ux, uy = g->uy, length = g->length, before = g->before;
     while (touched->capacity - touched->count < (right - left + 1) * (bottom - top + 1)) grow(touched);
     struct geo_touched_pixel *items = touched->items;
     long count = touched->count;
@@ -156,13 +163,7 @@ static void cover_box(uint8_t *coverage, long width, long top, long bottom, long
         const int32_t base = (int32_t)(row * width);
         for (long column = left; column <= right; column++, along += ux, across -= uy) {
             const double beyond = along < before ? INFINITY : along < 0 ? -along : along > length ? along - length : 0;
-            const double step = (beyond * beyond + across * across) * scale;
-            const int inside = step < GEO_COVER_STEPS;
-            const uint8_t value = table->values[inside ? (long)step : 0] & (uint8_t)-inside;
-            const uint8_t old = cells[column];
-            cells[column] = value > old ? value : old;
-            items[count] = (struct geo_touched_pixel){base + (int32_t)column, base + (int32_t)column};
-            count += old == 0 && value != 0;
+            count = cover_pixel(cells + column, beyond, across, table, items, count, base + (int32_t)column, base + (int32_t)column);
         }
     }
     touched->count = count;

@@ -102,19 +102,71 @@ package enum DisplayList {
     }
 
     /// Reads the features in `bytes`, calling `body` with each one's whole bytes, properties and
-    /// shape.
+    /// shape (still as bytes: decoded only where it is asked for).
     package static func forEachFeature(_ bytes: UnsafeBufferPointer<UInt8>,
-                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Shape?) -> Void) {
+                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, EncodedShape) -> Void) {
         var reader = Reader(bytes: bytes)
         while reader.position + 8 <= bytes.count {
             let start = reader.position
             let size = Int(reader.u32())
             let propertiesSize = Int(reader.u32())
             let properties = UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + propertiesSize)])
-            reader.position += propertiesSize
-            let shape = reader.shape()
+            let shape = EncodedShape(bytes: UnsafeBufferPointer(rebasing: bytes[(reader.position + propertiesSize)..<(start + size)]))
             body(UnsafeBufferPointer(rebasing: bytes[start..<(start + size)]), properties, shape)
             reader.position = start + size
+        }
+    }
+
+    /// A feature's shape as the display list holds it. A map tile draws some ten thousand lines
+    /// a second on each thread, most of them short: decoding each into arrays (`shape`) cost
+    /// more than drawing it, so the painter reads a line's vertices where they lie
+    /// (`forEachLinePath`).
+    package struct EncodedShape {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        /// The shape, decoded.
+        package var shape: Shape? {
+            var reader = Reader(bytes: bytes)
+            return reader.shape()
+        }
+
+        /// Whether the shape is a line or lines (and nothing else).
+        package var isLines: Bool { bytes[0] == 2 || bytes[0] == 3 }
+
+        /// Each path of a line or lines, read in place; nothing for any other shape.
+        package func forEachLinePath(_ body: (EncodedPath) -> Void) {
+            var reader = Reader(bytes: bytes)
+            reader.position = 1
+            switch bytes[0] {
+            case 2: body(reader.encodedPath())
+            case 3: for _ in 0..<Int(reader.u32()) { body(reader.encodedPath()) }
+            default: return
+            }
+        }
+    }
+
+    /// A path as the display list holds it: n × (longitude, latitude, x, y), unaligned doubles.
+    package struct EncodedPath {
+        let base: UnsafeRawPointer
+        package let count: Int
+
+        @inline(__always) package func longitude(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index, as: Double.self) }
+        @inline(__always) package func x(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 16, as: Double.self) }
+        @inline(__always) package func y(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 24, as: Double.self) }
+
+        /// The path, decoded.
+        package var decoded: ProjectedPath {
+            var result = ProjectedPath(positions: [], x: [], y: [])
+            result.positions.reserveCapacity(count)
+            result.x.reserveCapacity(count)
+            result.y.reserveCapacity(count)
+            for index in 0..<count {
+                result.positions.append(Position(longitude: longitude(index),
+                                                 latitude: base.loadUnaligned(fromByteOffset: 32 * index + 8, as: Double.self)))
+                result.x.append(x(index))
+                result.y.append(y(index))
+            }
+            return result
         }
     }
 
@@ -127,23 +179,13 @@ package enum DisplayList {
             return UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt32.self)
         }
 
-        mutating func path() -> ProjectedPath {
+        mutating func encodedPath() -> EncodedPath {
             let count = Int(u32())
-            var result = ProjectedPath(positions: [], x: [], y: [])
-            result.positions.reserveCapacity(count)
-            result.x.reserveCapacity(count)
-            result.y.reserveCapacity(count)
-            let raw = UnsafeRawPointer(bytes.baseAddress! + position)
-            for index in 0..<count {
-                let base = 32 * index
-                result.positions.append(Position(longitude: raw.loadUnaligned(fromByteOffset: base, as: Double.self),
-                                                 latitude: raw.loadUnaligned(fromByteOffset: base + 8, as: Double.self)))
-                result.x.append(raw.loadUnaligned(fromByteOffset: base + 16, as: Double.self))
-                result.y.append(raw.loadUnaligned(fromByteOffset: base + 24, as: Double.self))
-            }
-            position += 32 * count
-            return result
+            defer { position += 32 * count }
+            return EncodedPath(base: UnsafeRawPointer(bytes.baseAddress! + position), count: count)
         }
+
+        mutating func path() -> ProjectedPath { encodedPath().decoded }
 
         mutating func paths() -> [ProjectedPath] {
             (0..<Int(u32())).map { _ in path() }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GeoCommandLine
 import GeoJSON
 import Geometry
@@ -23,6 +26,14 @@ package struct FeatureStyle: Equatable {
         /// A `geo spans --split` piece: `stroke` at its start, `stroke-end` at its end.
         case ramp(Colour, Colour)
         case style(Style)
+
+        /// The one colour of a solid stroke; nil for a ramp, a gradient or a stamp.
+        var solidColour: Colour? {
+            switch self {
+            case .colour(let colour), .style(.solid(let colour)): colour
+            default: nil
+            }
+        }
 
         /// Ramps along the line (what needs edge lengths).
         var isRamp: Bool {
@@ -225,7 +236,11 @@ package final class StyleCache {
     /// The style of `properties`, or the defaults where a prepared feature's style cannot be read.
     package func style(_ properties: UnsafeBufferPointer<UInt8>?) -> FeatureStyle {
         guard let properties, properties.count <= StyleCache.longest else { return read(properties) }
-        if let last, last.bytes.elementsEqual(properties) { return last.style }
+        // Compared with memcmp: the generic elementsEqual took 2 % of a tile run.
+        if let last, last.bytes.count == properties.count,
+           properties.isEmpty || last.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, properties.baseAddress!, properties.count) }) == 0 {
+            return last.style
+        }
         let key = Array(properties)
         let style: FeatureStyle
         if let known = styles[key] {

@@ -29,13 +29,28 @@ package final class Painter {
     }
 
     package func draw(_ shape: Shape?, style: FeatureStyle) {
-        guard pixelRatio == 1 else {
-            var scaled = style
-            scaled.strokeWidth *= pixelRatio
-            scaled.markerRadius *= pixelRatio
-            return draw(shape, scaledStyle: scaled)
+        draw(shape, scaledStyle: scaled(style))
+    }
+
+    /// Draws a shape from the display list: the straight lines of one solid colour a map is
+    /// mostly made of are stroked from the vertices where they lie (`strokeStraight`), each
+    /// other path and shape decoded and drawn as `draw(_:style:)` draws it; the same pixels.
+    package func draw(_ encoded: DisplayList.EncodedShape, style: FeatureStyle) {
+        let style = scaled(style)
+        guard encoded.isLines, !curved(style), style.spans.isEmpty, let colour = style.stroke.solidColour else {
+            return draw(encoded.shape, scaledStyle: style)
         }
-        draw(shape, scaledStyle: style)
+        encoded.forEachLinePath { path in
+            if !strokeStraight(path, colour: colour, style) { line(path.decoded, style) }
+        }
+    }
+
+    private func scaled(_ style: FeatureStyle) -> FeatureStyle {
+        guard pixelRatio != 1 else { return style }
+        var scaled = style
+        scaled.strokeWidth *= pixelRatio
+        scaled.markerRadius *= pixelRatio
+        return scaled
     }
 
     private func draw(_ shape: Shape?, scaledStyle style: FeatureStyle) {
@@ -68,6 +83,19 @@ package final class Painter {
         inked = maxX + reach > 0 && minX - reach < Double(view.width) && maxY + reach > 0 && minY - reach < Double(view.height)
     }
 
+    /// The pixels of the straight line under way (`strokeStraight`), kept from one to the next.
+    private var straightPoints: [Pixel] = []
+
+    /// Strokes a straight path of one colour as `line` would, when the tracer can follow it
+    /// without cutting it (Tracer.traceStraight); false, with nothing drawn, otherwise.
+    private func strokeStraight(_ path: DisplayList.EncodedPath, colour: Colour, _ style: FeatureStyle) -> Bool {
+        guard tracer.traceStraight(path, into: &straightPoints) else { return false }
+        guard !straightPoints.isEmpty else { return true }
+        noteInk(straightPoints, reach: style.strokeWidth / 2 + 1)
+        canvas.stroke(straightPoints, colour: faded(colour, style), width: style.strokeWidth)
+        return true
+    }
+
     private func line(_ path: ProjectedPath, _ style: FeatureStyle) {
         let curved = curved(style)
         let runs = tracer.trace(path, curved: curved)
@@ -98,11 +126,7 @@ package final class Painter {
     /// Strokes runs in one stroke; a gradient ramps over `span` (in t), by length along it.
     private func stroke(_ runs: [Run], _ stroke: FeatureStyle.Stroke, _ style: FeatureStyle, lengths: [Double], span: ClosedRange<Double>) {
         let width = style.strokeWidth
-        func faded(_ colour: Colour) -> Colour {
-            var colour = colour
-            colour.alpha = UInt8((Double(colour.alpha) * style.strokeOpacity).rounded())
-            return colour
-        }
+        func faded(_ colour: Colour) -> Colour { self.faded(colour, style) }
         func gradient(_ from: Colour, _ to: Colour) {
             let measure = Measure(lengths: lengths, span: span)
             for run in runs {
@@ -119,6 +143,13 @@ package final class Painter {
         case .style(.texture(let name)):
             for run in runs { canvas.strokeTexture(run.points, stamp: name, width: width) }
         }
+    }
+
+    /// A stroke's colour at the style's opacity.
+    private func faded(_ colour: Colour, _ style: FeatureStyle) -> Colour {
+        var colour = colour
+        colour.alpha = UInt8((Double(colour.alpha) * style.strokeOpacity).rounded())
+        return colour
     }
 
     /// Each edge's length in the measure spans and gradients are laid out in: by --kind when

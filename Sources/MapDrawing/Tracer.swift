@@ -105,6 +105,30 @@ package final class Tracer {
         return builder.runs
     }
 
+    /// The pixels of a path drawn straight, as `trace(path, curved: false)` gives them when it
+    /// makes one run of every vertex: every vertex shows and no edge crosses the tear. False
+    /// (the path must be traced) otherwise. `points` is emptied first; a path of no vertex
+    /// leaves it empty.
+    package func traceStraight(_ path: DisplayList.EncodedPath, into points: inout [Pixel]) -> Bool {
+        points.removeAll(keepingCapacity: true)
+        let count = path.count
+        guard count > 0 else { return true }
+        points.reserveCapacity(count)
+        let view = self.view, frame = view.frame, torn = frame.torn   // read once, not a copy a vertex
+        var previous = torn ? frame.longitude(path.longitude(0)) : 0
+        for index in 0..<count {
+            let x = path.x(index), y = path.y(index)
+            guard x.isFinite, y.isFinite else { return false }
+            if torn && index > 0 {
+                let longitude = frame.longitude(path.longitude(index))
+                guard abs(previous - longitude) <= 180 else { return false }
+                previous = longitude
+            }
+            points.append(view.pixel(x: x, y: y))
+        }
+        return true
+    }
+
     package typealias Sample = (f: Double, longitude: Double, pixel: Pixel?)
 
     /// Emits the points of the edge after `start` up to `end`, subdividing where the chord is

@@ -120,9 +120,10 @@ final class Partitioner: @unchecked Sendable {
 
     func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
-        DisplayList.forEachFeature(bytes) { whole, properties, shape in
+        DisplayList.forEachFeature(bytes) { whole, properties, encoded in
             guard failure == nil else { return }
             features += 1
+            let shape = encoded.shape
             // The workers read this style already: it cannot fail here.
             let style = styles.style(properties)
             extend(shape)

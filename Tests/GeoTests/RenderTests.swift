@@ -3,6 +3,7 @@ import XCTest
 @testable import GeoJSON
 import Geodesy
 import Geometry
+import JSONBytes
 @testable import RenderCommand
 @testable import MapDrawing
 import Styles
@@ -161,6 +162,83 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(measure.fraction(1), 5.0 / 35)
         XCTAssertEqual(measure.fraction(1.5), 20.0 / 35)
         XCTAssertEqual(measure.fraction(2), 1)
+    }
+
+    // MARK: The display list
+
+    /// The painter strokes the straight solid lines of a display list from their bytes
+    /// (`draw(_: EncodedShape, ...)`), everything else decoded: both ways must give the same
+    /// pixels and the same word on ink, for the cases that take the fast path and each that must
+    /// leave it (an edge across ±180, a vertex the globe hides, curves, spans, ramps, polygons,
+    /// points, empty and one-point lines, lines of mixed paths), in Web Mercator and on a globe,
+    /// at one and two device pixels per pixel.
+    func testTheEncodedFastPathDrawsWhatTheDecodedShapeDraws() throws {
+        let features = [
+            ##"{"type":"Feature","properties":{"stroke":"#d62728","stroke-width":3},"geometry":{"type":"LineString","coordinates":[[-10,40],[5,52],[20,45],[30,60]]}}"##,
+            ##"{"type":"Feature","properties":{"stroke-opacity":0.5},"geometry":{"type":"LineString","coordinates":[[170,-20],[-170,-10],[-150,0]]}}"##,
+            ##"{"type":"Feature","properties":{"stroke-width":9},"geometry":{"type":"LineString","coordinates":[[100,10]]}}"##,
+            ##"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[]}}"##,
+            ##"{"type":"Feature","properties":{"stroke":"blue"},"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[60,30]],[[175,5],[-175,8]],[],[[-120,-60],[-60,-30],[-10,-50]]]}}"##,
+            ##"{"type":"Feature","properties":{"geodesic":true},"geometry":{"type":"LineString","coordinates":[[-70,40],[20,50]]}}"##,
+            ##"{"type":"Feature","properties":{"spans":[{"segments":1,"style":"red"},{"segments":1,"style":"gradient(yellow,blue)"}]},"geometry":{"type":"LineString","coordinates":[[-100,-10],[-80,10],[-60,-10]]}}"##,
+            ##"{"type":"Feature","properties":{"stroke":"gradient(red,green)","stroke-width":5},"geometry":{"type":"LineString","coordinates":[[40,-40],[80,-20],[120,-40]]}}"##,
+            ##"{"type":"Feature","properties":{"fill":"#00ff0080"},"geometry":{"type":"Polygon","coordinates":[[[-20,-20],[20,-20],[20,20],[-20,20],[-20,-20]]]}}"##,
+            ##"{"type":"Feature","properties":{"marker-size":"large"},"geometry":{"type":"MultiPoint","coordinates":[[0,70],[170,0]]}}"##,
+        ]
+        for crs in ["EPSG:3857", "+proj=ortho +lat_0=20 +lon_0=10"] {
+            let projection = try Projection(crs: crs)
+            let frame = Frame(projection: projection, centre: nil)
+            let list = ByteBuffer()
+            var scratch: [Double] = []
+            for text in features {
+                let record = Array(text.utf8)
+                try record.withUnsafeBufferPointer { bytes in
+                    try GeoJSONReader.readFeatures(bytes) { feature in
+                        DisplayList.write(properties: feature.propertiesBytes.map { UnsafeBufferPointer(rebasing: bytes[$0]) },
+                                          geometry: feature.geometry, frame: frame, projection: projection, to: list, scratch: &scratch)
+                    }
+                }
+            }
+            let reach = crs == "EPSG:3857" ? 2.1e7 : 6.4e6
+            var bounds = Bounds()
+            bounds.add(x: -reach, y: -reach)
+            bounds.add(x: reach, y: reach)
+            for pixelRatio in [1.0, 2.0] {
+                let size = Int(200 * pixelRatio)
+                let view = View(frame: frame, width: size, height: size, bounds: bounds, padding: 0)
+                func painter() -> Painter {
+                    Painter(canvas: Canvas(format: .png, width: size, height: size, fd: -1), tracer: Tracer(view: view, model: EdgeModel(earth: .wgs84, kind: .geodesic)),
+                            allCurved: false, pixelRatio: pixelRatio)
+                }
+                let fast = painter(), decoded = painter()
+                let styles = StyleCache(stamps: [])
+                var encodedPaths = 0, decodedPaths = 0
+                DisplayList.forEachFeature(UnsafeBufferPointer(start: list.base, count: list.count)) { _, properties, shape in
+                    let style = styles.style(properties)
+                    shape.forEachLinePath { _ in encodedPaths += 1 }
+                    switch shape.shape {
+                    case .line: decodedPaths += 1
+                    case .lines(let paths): decodedPaths += paths.count
+                    default: XCTAssertFalse(shape.isLines)
+                    }
+                    fast.draw(shape, style: style)
+                    decoded.draw(shape.shape, style: style)
+                    XCTAssertEqual(fast.inked, decoded.inked, crs)
+                }
+                XCTAssertEqual(encodedPaths, decodedPaths, "every line's paths are found in the bytes")
+                XCTAssertEqual(encodedPaths, 11)
+                var differing = 0, inked = 0
+                for y in 0..<size {
+                    for x in 0..<size {
+                        let a = fast.canvas.pixel(x: x, y: y), b = decoded.canvas.pixel(x: x, y: y)
+                        if a != b { differing += 1 }
+                        if (b?.alpha ?? 0) > 0 { inked += 1 }
+                    }
+                }
+                XCTAssertEqual(differing, 0, "\(crs) at \(pixelRatio)x")
+                XCTAssertGreaterThan(inked, 1000, "\(crs): the shapes were drawn")
+            }
+        }
     }
 
     // MARK: The canvas

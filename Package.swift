@@ -27,7 +27,7 @@ let package = Package(
         // that needs none never loads them), and a fast hypot, remainder and remquo exported in place of
         // glibc's for the whole process.
         .target(name: "SystemLibraries", linkerSettings: [.linkedLibrary("dl")]),
-        // glibc's <malloc.h> (mallopt), for the engine's output buffers.
+        // glibc's <malloc.h> (mallopt), for the engine's output buffers; a prefetch hint.
         .systemLibrary(name: "CMalloc"),
 
         // The layers, bottom up (docs/ARCHITECTURE.md; Tests/Layering checks these arrows against
@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
-        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite"], swiftSettings: fast),
+        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.

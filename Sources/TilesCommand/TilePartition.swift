@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Records
+import CMalloc
 
 /// One feature in one tile: which tile, the drawing order within it (z-index, then input order,
 /// which is the feature's place in the spool) and where the prepared feature is.
@@ -234,7 +235,13 @@ final class SortedEntries: @unchecked Sendable {
     func forEachFeature(_ entries: [TileEntry], buffer: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(RunFailure) {
         if let mapping {
             let bytes = mapping.assumingMemoryBound(to: UInt8.self)
-            for entry in entries { body(UnsafeBufferPointer(rebasing: bytes[Int(entry.offset)..<Int(entry.offset) + Int(entry.size)])) }
+            for index in entries.indices {
+                // The next feature lies anywhere in the spool: its first read would wait on memory
+                // (4 % of a run) unless asked for while this one is drawn.
+                if index + 1 < entries.count { geo_prefetch(bytes.baseAddress! + Int(entries[index + 1].offset), Int(entries[index + 1].size)) }
+                let entry = entries[index]
+                body(UnsafeBufferPointer(rebasing: bytes[Int(entry.offset)..<Int(entry.offset) + Int(entry.size)]))
+            }
             return
         }
         var first = 0

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Drawing
 @testable import GeoJSON
-import Geodesy
+@testable import Geodesy
 import Geometry
 import JSONBytes
 @testable import RenderCommand
@@ -143,6 +143,51 @@ final class RenderTests: XCTestCase {
             XCTAssertEqual(positions.map { copy.forward($0).map { [$0.x, $0.y] } }, expected, crs)
             XCTAssertEqual(copy.crs, crs)
         }
+    }
+
+    /// EPSG:3857 worked out in Swift gives PROJ's own numbers bit for bit: random positions over
+    /// the whole globe and past it (longitudes to ±540°, latitudes to ±95°), a grid every 0.5°,
+    /// and the edges (±180, ±90, the Mercator limit, -0, subnormals, NaN, infinities).
+    func testWebMercatorWorkedOutHereIsPROJsBitForBit() throws {
+        let ours = try Projection(crs: "EPSG:3857"), projs = try Projection(crs: "EPSG:3857", throughPROJ: true)
+        var generator = SystemRandomNumberGenerator()
+        var longitudes: [Double] = [], latitudes: [Double] = []
+        for _ in 0..<200_000 {
+            longitudes.append(Double.random(in: -540...540, using: &generator))
+            latitudes.append(Double.random(in: -95...95, using: &generator))
+        }
+        for longitude in stride(from: -180.0, through: 180, by: 0.5) {
+            for latitude in stride(from: -90.0, through: 90, by: 0.5) {
+                longitudes.append(longitude)
+                latitudes.append(latitude)
+            }
+        }
+        let edges: [Double] = [0, -0.0, 180, -180, 180.0.nextUp, (-180.0).nextDown, 179.99999999999997, 360, -360, 540, 572.9577951308232, -572.9577951308233, 573, 1e6,
+                               90, -90, 90.0.nextUp, (-90.0).nextDown, 85.051128779806592, -85.051128779806592,
+                               1e-300, -5e-324, .nan, .infinity, -.infinity]
+        for a in edges {
+            for b in edges {
+                longitudes.append(a)
+                latitudes.append(b)
+            }
+        }
+        func project(_ projection: Projection) -> [(x: Double, y: Double)] {
+            var x = longitudes, y = latitudes
+            x.withUnsafeMutableBufferPointer { x in
+                y.withUnsafeMutableBufferPointer { y in projection.forward(x: x.baseAddress!, y: y.baseAddress!, count: x.count) }
+            }
+            return Array(zip(x, y))
+        }
+        let mine = project(ours), theirs = project(projs)
+        var differing: [String] = []
+        for index in longitudes.indices {
+            let a = mine[index], b = theirs[index]
+            if a.x.bitPattern != b.x.bitPattern || a.y.bitPattern != b.y.bitPattern {
+                differing.append("(\(longitudes[index]), \(latitudes[index])): \(a) against PROJ's \(b)")
+            }
+        }
+        XCTAssertEqual(differing.count, 0, differing.prefix(5).joined(separator: "; "))
+        XCTAssertEqual(ours.copy().forward(Position(longitude: 10, latitude: 50))!.x, projs.forward(Position(longitude: 10, latitude: 50))!.x)
     }
 
     // MARK: Spans and gradients

@@ -46,7 +46,7 @@ public enum Completions {
     /// The words an option's value completes to (its choices, or the words suggested for free
     /// text), or nil for files and other free text.
     static func values(_ option: OptionSpec) -> [String]? {
-        if case .choice(let words) = option.value { return words }
+        if case .choice(let choices) = option.value { return choices.words }
         return option.suggestions.isEmpty ? nil : option.suggestions
     }
 

@@ -45,8 +45,8 @@ public enum ManPage {
             item += " Fl \\-\(option.long)"
             if option.takesValue { item += " Ar \(escape(option.valueName))" }
             page += item + "\n" + sentences(HelpText.optionHelp(option)).map(escape).joined(separator: "\n") + "\n"
-            if case .choice(let words) = option.value, option.valueName != words.joined(separator: "|") {
-                page += "One of: " + escape(words.joined(separator: ", ")) + ".\n"
+            if case .choice(let choices) = option.value, option.valueName != choices.words.joined(separator: "|") {
+                page += "One of: " + escape(choices.words.joined(separator: ", ")) + ".\n"
             }
         }
         page += ".It Fl h , Fl \\-help\nShow help and exit.\n.El\n"

@@ -39,9 +39,23 @@ public enum OptionValue: Equatable, Sendable {
     case integer(ClosedRange<Int>)
     case number
     /// One of a fixed set of words.
-    case choice([String])
+    case choice(Choices)
     case file
     case text
+}
+
+/// The words a choice takes, listed when help, a man page or a completion asks: `--ellps`'s
+/// come from PROJ, and reading them when every command's description is made loaded PROJ (and
+/// the forty libraries it links, 9 ms) for commands that never use it.
+public struct Choices: Equatable, Sendable {
+    private let list: @Sendable () -> [String]
+    public var words: [String] { list() }
+
+    public init(_ words: [String]) { list = { words } }
+    /// Words worked out when first asked for (a `static let`, read in `list`, is worked out once).
+    public init(later list: @escaping @Sendable () -> [String]) { self.list = list }
+
+    public static func == (a: Choices, b: Choices) -> Bool { a.words == b.words }
 }
 
 /// What help, man pages, completions and the parser know of one option; made by the typed
@@ -82,7 +96,7 @@ public struct OptionSpec: Sendable {
         case .none: ""
         case .integer: "N"
         case .number: "X"
-        case .choice(let words): words.joined(separator: "|")
+        case .choice(let choices): choices.words.joined(separator: "|")
         case .file: "FILE"
         case .text: "TEXT"
         }

@@ -116,7 +116,7 @@ extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.
     public init(choice long: String, short: Character? = nil, of type: Value.Type, aliases: [String: Value] = [:],
                 valueName: String? = nil, help: String) {
         let words = Value.allCases.map(\.rawValue)
-        self.init(OptionSpec(long, short: short, value: .choice(words), valueName: valueName, help: help)) { text throws(UsageError) in
+        self.init(OptionSpec(long, short: short, value: .choice(Choices(words)), valueName: valueName, help: help)) { text throws(UsageError) in
             guard let value = Value(rawValue: text) ?? aliases[text] else {
                 throw UsageError("option '--\(long)' takes one of \(words.joined(separator: ", ")), not '\(text)'"
                                  + ArgumentParser.suggestion(for: text, among: words, prefix: ""))

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CProj
 import Geometry
+import Synchronization
 
 /// How a path's edges run and are measured (docs/algorithms.md, the Maps SDK's GMSLengthKind).
 public enum EdgeKind: String, CaseIterable, Sendable {
@@ -159,14 +160,32 @@ public struct Edge {
 
 /// PROJ's geodesic parameters for one Earth, initialised once and shared read-only by every
 /// thread (geod_geodesic is a few hundred bytes: passing a pointer avoids copying it per edge).
-/// Sendable by hand: `pointer` is written once, by geod_init in init, and only read after.
+/// Initialised on first use: every edge model holds one, but a map of straight Web Mercator
+/// lines never measures a geodesic, and geod_init is what would load PROJ (its library and the
+/// forty it links, 11-14 ms of a run's start).
+/// Sendable by hand: `storage` is written once, by geod_init under `lock`, before `ready` is
+/// set with release ordering; every read follows an acquiring load of `ready`.
 final class Geodesic: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<geod_geodesic>
+    private let storage: UnsafeMutablePointer<geod_geodesic>
+    private let earth: Earth
+    private let ready = Atomic<Bool>(false)
+    private let lock = Mutex<Void>(())
 
     init(_ earth: Earth) {
-        pointer = .allocate(capacity: 1)
-        geod_init(pointer, earth.a, earth.f)
+        storage = .allocate(capacity: 1)
+        self.earth = earth
     }
 
-    deinit { pointer.deallocate() }
+    var pointer: UnsafeMutablePointer<geod_geodesic> {
+        if !ready.load(ordering: .acquiring) {
+            lock.withLock { _ in
+                guard !ready.load(ordering: .relaxed) else { return }
+                geod_init(storage, earth.a, earth.f)
+                ready.store(true, ordering: .releasing)
+            }
+        }
+        return storage
+    }
+
+    deinit { storage.deallocate() }
 }

@@ -8,7 +8,7 @@ import Records
 public enum GeodesyOptions {
     public static let kind = Option(choice: "kind", of: EdgeKind.self, help: "How edges run and are measured: geodesic (shortest path on the ellipsoid), rhumb (constant bearing), or projected (straight in Web Mercator, lengths in Web Mercator metres).")
         .defaulting(to: .geodesic)
-    public static let ellps = Option(custom: "ellps", value: .choice(Earth.ellipsoidNames), valueName: "NAME", help: "The ellipsoid, by PROJ's name (WGS84, GRS80, intl, clrk66, ...: 'proj -le' lists them).") { name throws(UsageError) in
+    public static let ellps = Option(custom: "ellps", value: .choice(Choices(later: { Earth.ellipsoidNames })), valueName: "NAME", help: "The ellipsoid, by PROJ's name (WGS84, GRS80, intl, clrk66, ...: 'proj -le' lists them).") { name throws(UsageError) in
         // PROJ's names are case-sensitive: --ellps wgs84 is told WGS84.
         do { return try Earth(ellipsoid: name) } catch {
             throw UsageError("\(error)" + ArgumentParser.suggestion(for: name, among: Earth.ellipsoidNames, prefix: ""))

@@ -55,7 +55,7 @@ enum PNGEncoder {
             let count = min(rowsAtOnce, height - row)
             let first = workspace.rows + rowBytes
             if row > 0 { (first - rowBytes).update(from: first + (rowsAtOnce - 1) * rowBytes, count: rowBytes) }
-            if let palette {
+            if palette != nil {
                 geo_png_alpha_rows(pixels + row * rowWords, width, count, rowWords, first)
             } else {
                 geo_png_rows(pixels + row * rowWords, width, count, rowWords, first)

@@ -73,12 +73,20 @@ static void code_lengths(const uint32_t *frequency, int n, int limit, uint8_t *l
         lengths[symbol] = 0;
         if (frequency[symbol]) keys[used++] = (uint64_t)frequency[symbol] << 16 | (uint64_t)symbol;
     }
-    for (int i = 1; i < used; i++) {   // insertion sort: at most 286 keys, mostly few
-        uint64_t key = keys[i];
-        int j = i;
-        while (j > 0 && keys[j - 1] > key) { keys[j] = keys[j - 1]; j--; }
-        keys[j] = key;
+    // Sorted by frequency, a byte at a time from the lowest (a stable radix sort: the keys are
+    // made in symbol order, so ties stay in symbol order, as sorting the whole keys leaves them).
+    // A palette tile uses some 200 literals: insertion sort took 1.5 % of a tile run.
+    uint32_t most = 0;
+    for (int i = 0; i < used; i++) most |= (uint32_t)(keys[i] >> 16);
+    uint64_t spare[LITERALS], *from = keys, *to = spare;
+    for (int shift = 16; shift < 48 && (most >> (shift - 16)) != 0; shift += 8) {
+        int start[257] = {0};
+        for (int i = 0; i < used; i++) start[((from[i] >> shift) & 0xFF) + 1]++;
+        for (int digit = 1; digit < 257; digit++) start[digit] += start[digit - 1];
+        for (int i = 0; i < used; i++) to[start[(from[i] >> shift) & 0xFF]++] = from[i];
+        uint64_t *swap = from; from = to; to = swap;
     }
+    if (from != keys) memcpy(keys, from, (size_t)used * sizeof *keys);
     uint32_t a[LITERALS];
     for (int i = 0; i < used; i++) a[i] = (uint32_t)(keys[i] >> 16);
     // Moffat-Katajainen: a[i] becomes the length of the i-th rarest symbol.

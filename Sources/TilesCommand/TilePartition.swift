@@ -73,11 +73,47 @@ final class TilePartition {
     }
 
     private func spillRun() throws(RunFailure) {
-        entries.sort()
+        TilePartition.sort(&entries)
         let fd = try temporaryFile(purpose: "sort the tiles")
         try writeTemporary(fd, entries, what: "sort the tiles")
         runs.append((fd, entries.count))
         entries.removeAll(keepingCapacity: true)
+    }
+
+    /// Sorts a run of entries as `sort()` does (by tile, z-index, then spool offset). They are
+    /// added in spool order, so when every entry has the same z-index a stable sort by tile alone
+    /// gives that order: a radix sort, a byte of the tile key at a time, the bytes that differ
+    /// only (zooms 0-8: four of eight). 210,000 Europe entries: 20 ms in `sort()`, on one thread
+    /// while the other waits. Any other run is sorted by `sort()`.
+    static func sort(_ entries: inout [TileEntry]) {
+        guard let first = entries.first else { return }
+        var differing: UInt64 = 0, inSpoolOrder = true
+        var previous = first.offset
+        for entry in entries {
+            differing |= entry.tile ^ first.tile
+            if entry.offset < previous || entry.zIndex != first.zIndex { inSpoolOrder = false; break }
+            previous = entry.offset
+        }
+        guard inSpoolOrder else { return entries.sort() }
+        var spare = entries
+        var counts = [Int](repeating: 0, count: 257)
+        for shift in stride(from: 0, to: 64, by: 8) where (differing >> UInt64(shift)) & 0xFF != 0 {
+            entries.withUnsafeBufferPointer { from in
+                spare.withUnsafeMutableBufferPointer { to in
+                    counts.withUnsafeMutableBufferPointer { start in
+                        for index in start.indices { start[index] = 0 }
+                        for entry in from { start[Int((entry.tile >> UInt64(shift)) & 0xFF) + 1] += 1 }
+                        for digit in 1..<257 { start[digit] += start[digit - 1] }
+                        for entry in from {
+                            let digit = Int((entry.tile >> UInt64(shift)) & 0xFF)
+                            to[start[digit]] = entry
+                            start[digit] += 1
+                        }
+                    }
+                }
+            }
+            swap(&entries, &spare)
+        }
     }
 
     /// Every entry in order: the one run in memory, or the runs merged into one file; the spool
@@ -86,7 +122,7 @@ final class TilePartition {
         try writeSpool()
         unwritten = []
         if runs.isEmpty {
-            entries.sort()
+            TilePartition.sort(&entries)
             defer { entries = [] }
             var tiles = 0
             for index in entries.indices where index == 0 || entries[index].tile != entries[index - 1].tile { tiles += 1 }

@@ -25,6 +25,36 @@ final class TilePartitionTests: XCTestCase {
         return (partition, expected.sorted { $0.entry < $1.entry })
     }
 
+    /// The run sort (a radix sort by tile for entries of one z-index in spool order, `sort()` for
+    /// any other run) orders every run as `sort()` does: real tile keys from zoom 0 to 24, one
+    /// z-index (0 and -0 both), several, and entries out of spool order.
+    func testTheRunSortOrdersAsSortDoes() {
+        var random = SeededGenerator(seed: 26)
+        for round in 0..<60 {
+            let zoomMost = [0, 3, 8, 14, 24][round % 5]
+            var entries: [TileEntry] = []
+            var offset: UInt64 = 0
+            for _ in 0..<Int.random(in: 0...3_000, using: &random) {
+                offset += UInt64.random(in: 0...2, using: &random)   // a feature in several tiles: the same offset
+                let z = Int.random(in: 0...zoomMost, using: &random)
+                let tile = TileAddress(z: z, x: Int.random(in: 0..<(1 << z), using: &random), y: Int.random(in: 0..<(1 << z), using: &random))
+                let zIndex: Double = switch round % 3 {
+                case 0: 0
+                case 1: Bool.random(using: &random) ? 0 : -0.0
+                default: Double(Int.random(in: -1...1, using: &random))
+                }
+                entries.append(TileEntry(tile: tile.key, zIndex: zIndex, offset: offset, size: 1))
+            }
+            if round % 7 == 6, entries.count > 1 { entries.swapAt(0, entries.count - 1) }
+            var sorted = entries
+            TilePartition.sort(&sorted)
+            let expected = entries.sorted()
+            XCTAssertEqual(sorted.map(\.tile), expected.map(\.tile), "round \(round)")
+            XCTAssertEqual(sorted.map(\.offset), expected.map(\.offset), "round \(round)")
+            XCTAssertEqual(sorted.map(\.zIndex), expected.map(\.zIndex), "round \(round)")
+        }
+    }
+
     func read(_ sorted: SortedEntries) throws -> [[UInt8]] {
         var buffer: [UInt8] = []
         var features: [[UInt8]] = []

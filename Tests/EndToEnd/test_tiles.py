@@ -326,6 +326,20 @@ def test_bad_records_are_reported_and_the_rest_drawn(tmp_path):
     assert (0, 0, 0) in written(out)
 
 
+def test_a_bad_style_among_many_good_ones_is_still_told(tmp_path):
+    """The workers remember styles they read well (the same bytes read the same): a bad style of
+    the same length as a remembered good one, on any line, in any order, is still a bad record,
+    on both worker threads."""
+    good = {"stroke": "#d62728", "stroke-width": 2}
+    bad = {"stroke": "#d6272z", "stroke-width": 2}
+    records = [line([[i * 0.01, 0], [i * 0.01, 1]], **(bad if i in (500, 1501) else good)) for i in range(3000)]
+    out, err = tiles(tmp_path, records, ["--zoom", "0-2", "--jobs", "2"], expect=65)
+    told = sorted(l.split("<stdin>:")[1].split(":")[0] for l in err.splitlines() if "<stdin>:" in l)
+    assert told == ["1502", "501"], err
+    assert all("stroke" in l and "#d6272z" in l for l in err.splitlines() if "<stdin>:" in l), err
+    assert written(out)
+
+
 def test_no_shape_says_so(tmp_path):
     out, err = tiles(tmp_path, b"", ["--zoom", "0-2"])
     assert "no tile was written" in err and "no record" in err

@@ -113,7 +113,7 @@ final class CairoGate {
 
     /// Queues `pieces` (one line cut by clipping) for geo's rasterizer, when it can draw them
     /// (see the type); false when they must go to cairo.
-    func queue(_ pieces: [[Pixel]], lineWidth: Double, colour: Colour) -> Bool {
+    func queue<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, lineWidth: Double, colour: Colour) -> Bool {
         guard isImage, lineWidth <= LineRasterizer.widest, directTarget() != nil else { return false }
         if lines == nil { lines = LineRasterizer(width: width, height: height, threads: threads) }
         for piece in pieces where !piece.isEmpty {

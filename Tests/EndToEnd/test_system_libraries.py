@@ -1,5 +1,5 @@
 """How geo runs its C libraries (Sources/SystemLibraries): libproj is loaded on the first
-geodesic and libcairo on the first drawing, never by commands that do not need them, and PROJ's
+geodesic or projection other than Web Mercator and libcairo on the first drawing, never by commands that do not need them, and PROJ's
 geodesics call geo's own hypot, remainder and remquo. The dynamic loader's
 own log (LD_DEBUG) says what was loaded and bound: the answers are right either way, so only
 this can tell that the speed-ups are in place."""
@@ -12,6 +12,7 @@ import pytest
 from conftest import geo_bin, not_under_asan
 
 LINE = b'{"type":"LineString","coordinates":[[0,0],[1,1]]}\n'
+POLYGON = b'{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}\n'
 POLYLINE = b"_p~iF~ps|U_ulLnnqC_mqNvxq`@\n"
 
 
@@ -33,15 +34,19 @@ def test_commands_without_geodesy_never_load_proj(args, stdin):
     assert "libproj" not in log and "libcairo" not in log and "libz.so" not in log and "libsqlite3" not in log
 
 
-@pytest.mark.parametrize("args", [["length"], ["area"], ["--version"]])
-def test_commands_with_geodesy_load_proj_but_not_cairo(args):
-    log = loader_log(args, LINE, "files")
+@pytest.mark.parametrize("args,stdin", [(["length"], LINE), (["area"], POLYGON), (["--version"], b"")])
+def test_commands_with_geodesy_load_proj_but_not_cairo(args, stdin):
+    log = loader_log(args, stdin, "files")
     assert "libproj" in log and "libcairo" not in log
 
 
-def test_render_loads_cairo(tmp_path):
+def test_render_loads_cairo_and_proj_only_for_what_needs_it(tmp_path):
+    """Web Mercator (EPSG:3857, the default) is worked out in geo and a geodesic's parameters
+    only when one is measured: straight lines in it load no PROJ; a globe does."""
     log = loader_log(["render", "-o", str(tmp_path / "line.png")], LINE, "files")
-    assert "libcairo" in log and "libproj" in log and "libz.so" in log
+    assert "libcairo" in log and "libz.so" in log and "libproj" not in log
+    log = loader_log(["render", "--projection", "+proj=ortho +lat_0=30", "-o", str(tmp_path / "globe.png")], LINE, "files")
+    assert "libcairo" in log and "libproj" in log
 
 
 @not_under_asan
@@ -98,12 +103,13 @@ def test_the_binary_exports_only_geos_libm_functions():
     assert names == LIBM_FUNCTIONS
 
 
-@pytest.mark.parametrize("args", [["length"], ["area"], ["render", "--projection", "+proj=ortho +lat_0=30", "-o", "{tmp}/line.png"]])
-def test_only_the_libm_functions_bind_into_geo(args, tmp_path):
+@pytest.mark.parametrize("args,stdin", [(["length"], LINE), (["area"], POLYGON),
+                                        (["render", "--projection", "+proj=ortho +lat_0=30", "-o", "{tmp}/line.png"], LINE)])
+def test_only_the_libm_functions_bind_into_geo(args, stdin, tmp_path):
     """libproj's and libcairo's calls bind to geo only for hypot, remainder and remquo: the whole
     process uses geo's (PROJ's projections and cairo too); nothing else of theirs comes back."""
     args = [a.format(tmp=tmp_path) for a in args]
-    log = loader_log(args, LINE, "bindings")
+    log = loader_log(args, stdin, "bindings")
     into_geo = {line.split("`")[1].split("'")[0] for line in log.splitlines()
                 if f"to {geo_bin()} [0]" in line and f"binding file {geo_bin()} " not in line}
     assert into_geo and into_geo <= set(LIBM_FUNCTIONS), into_geo

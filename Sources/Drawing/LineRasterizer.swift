@@ -173,14 +173,8 @@ final class Band: @unchecked Sendable {
         var start = 0
         for line in work.lines {
             if table.pointee.half != line.half { geo_cover_table_fill(table, line.half) }
-            let first = work.points[start]
-            if line.end - start == 1 {
-                _ = segment(first, first, line.half, startsLine: true)
-            } else {
-                var joined = false  // the previous segment was drawn, its end cap with it
-                for point in (start + 1)..<line.end {
-                    joined = segment(work.points[point - 1], work.points[point], line.half, startsLine: !joined)
-                }
+            UnsafeRawPointer(work.points.baseAddress! + start).withMemoryRebound(to: Double.self, capacity: 2 * (line.end - start)) {
+                geo_cover_line(coverage, width, height, index, count, Band.stripe, $0, line.end - start, line.half, table, &touched)
             }
             start = line.end
             if touched.count > 0 {
@@ -191,17 +185,6 @@ final class Band: @unchecked Sendable {
                 touched.count = 0
             }
         }
-    }
-
-    /// Raises the coverage of every pixel of this band near the segment from `a` to `b` to the
-    /// segment's (RasterKernels' geo_cover_segment; unless it `startsLine`, the pixels before
-    /// its start are left to the previous segment's end cap); false when it cannot be drawn.
-    @inline(__always)
-    private func segment(_ a: Pixel, _ b: Pixel, _ half: Double, startsLine: Bool) -> Bool {
-        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return false }
-        geo_cover_segment(coverage, width, height, index, count, Band.stripe, a.x, a.y, b.x, b.y, half, startsLine ? 1 : 0,
-                          table, &touched)
-        return true
     }
 }
 

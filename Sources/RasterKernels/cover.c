@@ -211,3 +211,25 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
         cover_rows(coverage, width, first, last, (s / bands - s) * stripe, &g, table, touched);   // row + shift: its row in `coverage`
     }
 }
+
+void geo_cover_line(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
+                    const double *points, long count, double half, const struct geo_cover_table *table,
+                    struct geo_touched *touched) {
+    if (count == 1) {
+        if (isfinite(points[0]) && isfinite(points[1])) {
+            geo_cover_segment(coverage, width, height, band, bands, stripe, points[0], points[1], points[0], points[1], half, 1,
+                              table, touched);
+        }
+        return;
+    }
+    int joined = 0;   // the previous segment was drawn, its end cap with it
+    for (long index = 1; index < count; index++) {
+        const double ax = points[2 * index - 2], ay = points[2 * index - 1], bx = points[2 * index], by = points[2 * index + 1];
+        if (!(isfinite(ax) && isfinite(ay) && isfinite(bx) && isfinite(by))) {
+            joined = 0;
+            continue;
+        }
+        geo_cover_segment(coverage, width, height, band, bands, stripe, ax, ay, bx, by, half, !joined, table, touched);
+        joined = 1;
+    }
+}

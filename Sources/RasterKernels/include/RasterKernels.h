@@ -54,6 +54,14 @@ void geo_cover_segment(uint8_t *coverage, long width, long height, long band, lo
                        double ax, double ay, double bx, double by, double half, int starts_line,
                        const struct geo_cover_table *table, struct geo_touched *touched);
 
+/// A line's `count` points (x, y pairs in pixels; one point: a dot) through geo_cover_segment,
+/// segment by segment: a segment with an end that is not finite is left out, and the one after
+/// it starts the line again (draws its start cap). One call a line: the per-segment loop stays
+/// in C beside the kernel it calls.
+void geo_cover_line(uint8_t *coverage, long width, long height, long band, long bands, long stripe,
+                    const double *points, long count, double half, const struct geo_cover_table *table,
+                    struct geo_touched *touched);
+
 /// A line's colour (unpremultiplied 0xAARRGGBB) and its red, green and blue premultiplied by
 /// each alpha 0-255 (`words[a]`, premultiplied ARGB32).
 struct geo_colour_ramp {

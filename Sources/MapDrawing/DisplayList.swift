@@ -30,6 +30,9 @@ package indirect enum Shape {
 ///     shape    := u8 tag, ...   (0 none, 1 points, 2 line, 3 lines, 4 polygons, 5 collection)
 ///     path     := u32 n, n × (longitude, latitude, x, y) as f64
 package enum DisplayList {
+    /// A shape's first byte: what follows it.
+    enum Tag: UInt8 { case noShape, points, line, lines, polygons, collection }
+
     package static func write(properties: UnsafeBufferPointer<UInt8>?, geometry: Geometry?, frame: Frame, projection: Projection,
                       to buffer: ByteBuffer, scratch: inout [Double]) {
         let start = buffer.count
@@ -68,29 +71,29 @@ package enum DisplayList {
         }
         switch geometry {
         case nil:
-            buffer.append(0)
+            buffer.append(Tag.noShape.rawValue)
         case .point(let position):
-            buffer.append(1)
+            buffer.append(Tag.points.rawValue)
             paths([[position]])
         case .multiPoint(let positions):
-            buffer.append(1)
+            buffer.append(Tag.points.rawValue)
             paths(positions.map { [$0] })
         case .lineString(let line):
-            buffer.append(2)
+            buffer.append(Tag.line.rawValue)
             path(line)
         case .multiLineString(let lines):
-            buffer.append(3)
+            buffer.append(Tag.lines.rawValue)
             paths(lines)
         case .polygon(let rings):
-            buffer.append(4)
+            buffer.append(Tag.polygons.rawValue)
             put(UInt32(1), buffer)
             paths(rings)
         case .multiPolygon(let polygons):
-            buffer.append(4)
+            buffer.append(Tag.polygons.rawValue)
             put(UInt32(polygons.count), buffer)
             for rings in polygons { paths(rings) }
         case .geometryCollection(let members):
-            buffer.append(5)
+            buffer.append(Tag.collection.rawValue)
             put(UInt32(members.count), buffer)
             for member in members { write(member, frame: frame, projection: projection, buffer, &scratch) }
         }
@@ -131,15 +134,15 @@ package enum DisplayList {
         }
 
         /// Whether the shape is a line or lines (and nothing else).
-        package var isLines: Bool { bytes[0] == 2 || bytes[0] == 3 }
+        package var isLines: Bool { bytes[0] == Tag.line.rawValue || bytes[0] == Tag.lines.rawValue }
 
         /// Each path of a line or lines, read in place; nothing for any other shape.
         package func forEachLinePath(_ body: (EncodedPath) -> Void) {
             var reader = Reader(bytes: bytes)
             reader.position = 1
-            switch bytes[0] {
-            case 2: body(reader.encodedPath())
-            case 3: for _ in 0..<Int(reader.u32()) { body(reader.encodedPath()) }
+            switch Tag(rawValue: bytes[0]) {
+            case .line: body(reader.encodedPath())
+            case .lines: for _ in 0..<Int(reader.u32()) { body(reader.encodedPath()) }
             default: return
             }
         }
@@ -151,6 +154,7 @@ package enum DisplayList {
         package let count: Int
 
         @inline(__always) package func longitude(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index, as: Double.self) }
+        @inline(__always) package func latitude(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 8, as: Double.self) }
         @inline(__always) package func x(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 16, as: Double.self) }
         @inline(__always) package func y(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 24, as: Double.self) }
 
@@ -161,8 +165,7 @@ package enum DisplayList {
             result.x.reserveCapacity(count)
             result.y.reserveCapacity(count)
             for index in 0..<count {
-                result.positions.append(Position(longitude: longitude(index),
-                                                 latitude: base.loadUnaligned(fromByteOffset: 32 * index + 8, as: Double.self)))
+                result.positions.append(Position(longitude: longitude(index), latitude: latitude(index)))
                 result.x.append(x(index))
                 result.y.append(y(index))
             }
@@ -192,15 +195,15 @@ package enum DisplayList {
         }
 
         mutating func shape() -> Shape? {
-            let tag = bytes[position]
+            let tag = Tag(rawValue: bytes[position])
             position += 1
             switch tag {
-            case 1: return .points(paths())
-            case 2: return .line(path())
-            case 3: return .lines(paths())
-            case 4: return .polygons((0..<Int(u32())).map { _ in paths() })
-            case 5: return .collection((0..<Int(u32())).compactMap { _ in shape() })
-            default: return nil
+            case .points: return .points(paths())
+            case .line: return .line(path())
+            case .lines: return .lines(paths())
+            case .polygons: return .polygons((0..<Int(u32())).map { _ in paths() })
+            case .collection: return .collection((0..<Int(u32())).compactMap { _ in shape() })
+            case .noShape, nil: return nil
             }
         }
     }

@@ -40,10 +40,7 @@ package final class PreparingHandler: PathHandler, @unchecked Sendable {
             _ = try FeatureStyle(properties: properties, stamps: stamps)
             return
         }
-        let known = readWell.withLock { list in
-            list.contains { $0.count == properties.count && $0.withUnsafeBytes { memcmp($0.baseAddress!, properties.baseAddress!, properties.count) } == 0 }
-        }
-        guard !known else { return }
+        guard !readWell.withLock({ list in list.contains { sameBytes($0, properties) } }) else { return }
         _ = try FeatureStyle(properties: properties, stamps: stamps)
         readWell.withLock { list in
             if list.count == PreparingHandler.remembered { list.removeFirst() }

@@ -26,7 +26,9 @@ public struct Encode: StreamingCommand {
         geometry or an empty path the empty polyline, written "" (a JSON string, which geo decode \
         reads back as a null geometry; a blank line would be skipped). With --to geojson each record is written back \
         as a Feature with properties.polyline; a Polygon adds properties.holes (an array, like \
-        GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines.
+        GMSPolygon's holes), and MultiLineString and MultiPolygon give arrays of polylines; a \
+        GeometryCollection gives an array of its members' values (and of their holes, null for a \
+        member without).
         """,
         options: [precision, to] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
@@ -95,8 +97,13 @@ public struct EncodeHandler: RecordHandler {
         case .multiPolygon(let polygons):
             return [("polyline", .array(try polygons.map { try text($0.first ?? []) })),
                     ("holes", .array(try polygons.map { .array(try $0.dropFirst().map(text)) }))]
-        case .geometryCollection:
-            throw BadRecord("a GeometryCollection has no polyline encoding")
+        case .geometryCollection(let members):
+            // One entry per member, in order, as the member alone has it (what geo interpolate
+            // writes for a GPX track's parts), and holes only where a member has some.
+            let each = try members.map(properties(of:))
+            var result: [(String, JSONValue)] = [("polyline", .array(each.map { $0[0].1 }))]
+            if each.contains(where: { $0.count > 1 }) { result.append(("holes", .array(each.map { $0.count > 1 ? $0[1].1 : .null }))) }
+            return result
         }
     }
 

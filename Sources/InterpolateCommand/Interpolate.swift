@@ -20,7 +20,10 @@ public struct Interpolate: StreamingCommand {
         are its segments) is one path per part, each walked on its own from its own start, and \
         carries one result per part, in order: a MultiPoint of one point per part, with lists of \
         fractions and distances, for --fraction and --distance; a GeometryCollection of one \
-        MultiPoint per part for --every and --count. Give exactly one of:
+        MultiPoint per part for --every and --count. A part with no length to walk (empty, or \
+        one position: a GPX track's empty segment) gives no points, as the SDK draws nothing \
+        for it: its place holds an empty MultiPoint (in a GeometryCollection) and null in the \
+        lists. Give exactly one of:
 
         --fraction F (0 to 1) or --distance D (metres from the start; negative counts back from \
         the end): one Point, with properties.fraction and properties.distance_m saying where it \
@@ -112,32 +115,49 @@ public struct InterpolateHandler: PathHandler {
                 try out.write(feature, from: record, replacing: geometry, as: output)
             case .fraction, .distance, .every, .count:
                 // A MultiLineString (a GPX track) is one path per part, each walked on its own.
-                let parts: [Path]? = if case .multiLineString(let paths) = feature.geometry { paths } else { nil }
-                let paths = try parts.map { try $0.enumerated().map { try checked($1, part: $0) } } ?? [try singlePath(feature.geometry)]
-                let totals = paths.map { model.length(of: $0) }
-                try checkLimit(totals)
-                let results = try paths.indices.map { index in
-                    do { return try pointResult(along: paths[index], total: totals[index]) } catch let error as BadRecord where parts != nil {
-                        throw BadRecord("part \(index) of the MultiLineString: \(error.message)")
-                    }
-                }
-                var added: [(String, JSONValue)] = []
-                guard parts != nil else {
-                    if let at = results[0].at { added = [("fraction", .number(at.fraction)), ("distance_m", .number(at.distance))] }
-                    try out.write(feature, from: record, replacing: results[0].geometry, adding: added, as: output)
+                guard case .multiLineString(let parts) = feature.geometry else {
+                    let path = try singlePath(feature.geometry)
+                    let total = model.length(of: path)
+                    try checkLimit([total])
+                    let result = try pointResult(along: path, total: total)
+                    let added: [(String, JSONValue)] = result.at.map { [("fraction", .number($0.fraction)), ("distance_m", .number($0.distance))] } ?? []
+                    try out.write(feature, from: record, replacing: result.geometry, adding: added, as: output)
                     return
                 }
-                // One result per part, in order: a Point each (a MultiPoint, with lists of
-                // fractions and distances), or a MultiPoint each (a GeometryCollection).
-                let ats = results.compactMap(\.at)
-                if ats.count == results.count {
-                    let points: Path = results.compactMap { if case .point(let point) = $0.geometry { point } else { nil } }
-                    added = [("fraction", .array(ats.map { .number($0.fraction) })), ("distance_m", .array(ats.map { .number($0.distance) }))]
-                    try out.write(feature, from: record, replacing: .multiPoint(points), adding: added, as: output)
-                } else {
-                    try out.write(feature, from: record, replacing: .geometryCollection(results.map(\.geometry)), as: output)
-                }
+                var added: [(String, JSONValue)] = []
+                let geometry = try perPart(parts, added: &added)
+                try out.write(feature, from: record, replacing: geometry, adding: added, as: output)
             }
+        }
+    }
+
+    /// One result per part of a MultiLineString, in order: a Point each (a MultiPoint, with
+    /// lists of fractions and distances) for --fraction and --distance, or a MultiPoint each (a
+    /// GeometryCollection) for --every and --count. An empty part, or one of a single position
+    /// (a GPX track's empty segment), has no points, as a GMSPath with no length draws nothing:
+    /// its place holds an empty MultiPoint (and null in the lists), and the record stays good.
+    func perPart(_ parts: [Path], added: inout [(String, JSONValue)]) throws -> Geometry {
+        for part in parts { try model.validate(part) }
+        let walked = parts.map { $0.count > 1 ? $0 : nil }
+        let totals = walked.map { $0.map { model.length(of: $0) } ?? 0 }
+        try checkLimit(zip(walked, totals).compactMap { $0.0 == nil ? nil : $0.1 })
+        let results = try walked.indices.map { index in
+            guard let path = walked[index] else { return nil as (geometry: Geometry, at: (fraction: Double, distance: Double)?)? }
+            do { return try pointResult(along: path, total: totals[index]) } catch let error as BadRecord {
+                throw BadRecord("part \(index) of the MultiLineString: \(error.message)")
+            }
+        }
+        let empty = Geometry.multiPoint([])
+        switch mode {
+        case .fraction, .distance:
+            func list(_ value: (_ fraction: Double, _ distance: Double) -> Double) -> JSONValue {
+                .array(results.map { result in result?.at.map { .number(value($0.fraction, $0.distance)) } ?? .null })
+            }
+            added = [("fraction", list { fraction, _ in fraction }), ("distance_m", list { _, distance in distance })]
+            let points: Path = results.compactMap { if case .point(let point)? = $0?.geometry { point } else { nil } }
+            return points.count == parts.count ? .multiPoint(points) : .geometryCollection(results.map { $0?.geometry ?? empty })
+        default:
+            return .geometryCollection(results.map { $0?.geometry ?? empty })
         }
     }
 
@@ -177,16 +197,12 @@ public struct InterpolateHandler: PathHandler {
 
     /// The path a point mode walks: a LineString, or a Point as a path of one point.
     func singlePath(_ geometry: Geometry?) throws -> Path {
-        try checked(try Geometry.singlePath(of: geometry, along: "to interpolate along (--densify takes any geometry)"), part: nil)
+        try checked(try Geometry.singlePath(of: geometry, along: "to interpolate along (--densify takes any geometry)"))
     }
 
-    /// The path, if it has a point to interpolate and valid positions; `part` names a
-    /// MultiLineString's part (from 0) in the message.
-    func checked(_ path: Path, part: Int?) throws -> Path {
-        guard !path.isEmpty else {
-            throw BadRecord(part.map { "part \($0) of the MultiLineString is empty: it has no point to interpolate" }
-                            ?? "an empty LineString has no point to interpolate")
-        }
+    /// The path, if it has a point to interpolate and valid positions.
+    func checked(_ path: Path) throws -> Path {
+        guard !path.isEmpty else { throw BadRecord("an empty LineString has no point to interpolate") }
         try model.validate(path)
         return path
     }

@@ -18,8 +18,21 @@ package struct FeatureStyle: Equatable {
     package var markerRadius = 7.0
     package var zIndex = 0.0
     package var geodesic = false
-    /// GMSPolyline.spans, as `geo spans` writes them.
-    package var spans: [(style: Style, segments: Double)] = []
+    /// GMSPolyline.spans, as `geo spans` writes them: one list for the path (each part of a
+    /// MultiLineString drawn with it alike), or for a MultiLineString one list per part
+    /// (`[[…], […]]`, `perPartSpans`), each part's spans running from its own first vertex.
+    package var spans: [[Span]] = []
+    package var perPartSpans = false
+    package typealias Span = (style: Style, segments: Double)
+
+    /// The spans part `part` of a path is drawn with (a LineString is part 0).
+    package func spans(ofPart part: Int) -> [Span] {
+        guard perPartSpans else { return spans.first ?? [] }
+        return part < spans.count ? spans[part] : []
+    }
+
+    /// Whether any part has spans to draw.
+    package var hasSpans: Bool { spans.contains { !$0.isEmpty } }
 
     package enum Stroke: Equatable {
         case colour(Colour)
@@ -47,7 +60,8 @@ package struct FeatureStyle: Equatable {
     package static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
         a.stroke == b.stroke && a.strokeWidth == b.strokeWidth && a.strokeOpacity == b.strokeOpacity && a.fill == b.fill
             && a.markerColour == b.markerColour && a.markerRadius == b.markerRadius && a.zIndex == b.zIndex
-            && a.geodesic == b.geodesic && a.spans.elementsEqual(b.spans) { $0.style == $1.style && $0.segments == $1.segments }
+            && a.geodesic == b.geodesic && a.perPartSpans == b.perPartSpans
+            && a.spans.elementsEqual(b.spans) { $0.elementsEqual($1) { $0.style == $1.style && $0.segments == $1.segments } }
     }
 
     /// Marker radii in pixels for simplestyle's marker-size.
@@ -97,7 +111,7 @@ package struct FeatureStyle: Equatable {
             case "geodesic":
                 geodesic = try FeatureStyle.bool(&scanner, key)
             case "spans":
-                spans = try FeatureStyle.spans(&scanner, stamps: stamps)
+                (spans, perPartSpans) = try FeatureStyle.spans(&scanner, stamps: stamps)
             default:
                 try scanner.skipValue()
             }
@@ -189,25 +203,41 @@ package struct FeatureStyle: Equatable {
         }
     }
 
-    /// `[{"style": S, "segments": X}, ...]`, as `geo spans` writes it (segments default to 1).
-    package static func spans(_ scanner: inout JSONScanner, stamps: Set<String>) throws -> [(style: Style, segments: Double)] {
-        guard scanner.peek() == UInt8(ascii: "[") else { throw BadRecord("properties.spans is not a list of {\"style\", \"segments\"}") }
-        var spans: [(style: Style, segments: Double)] = []
-        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return [] }
+    /// `[{"style": S, "segments": X}, ...]`, as `geo spans` writes it (segments default to 1), or
+    /// for a MultiLineString a list of such lists, one per part (`perPart`).
+    package static func spans(_ scanner: inout JSONScanner, stamps: Set<String>) throws -> (lists: [[Span]], perPart: Bool) {
+        guard scanner.peek() == UInt8(ascii: "[") else {
+            throw BadRecord("properties.spans is not a list of {\"style\", \"segments\"} (nor, for a MultiLineString, a list of such lists, one per part)")
+        }
+        guard try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) else { return ([], false) }
+        guard scanner.peek() == UInt8(ascii: "[") else { return ([try spanItems(&scanner, "spans", stamps: stamps)], false) }
+        var lists: [[Span]] = []
         repeat {
-            guard scanner.peek() == UInt8(ascii: "{") else { throw BadRecord("properties.spans[\(spans.count)] is not an object") }
+            let name = "spans[\(lists.count)]"
+            guard scanner.peek() == UInt8(ascii: "[") else { throw BadRecord("properties.\(name) is not a list of {\"style\", \"segments\"}") }
+            lists.append(try scanner.enter(UInt8(ascii: "["), UInt8(ascii: "]")) ? try spanItems(&scanner, name, stamps: stamps) : [])
+        } while try scanner.next(UInt8(ascii: "]"))
+        return (lists, true)
+    }
+
+    /// The spans of one list, its opening bracket read: `name` is the list's place in messages.
+    private static func spanItems(_ scanner: inout JSONScanner, _ name: String, stamps: Set<String>) throws -> [Span] {
+        var spans: [Span] = []
+        repeat {
+            let item = "\(name)[\(spans.count)]"
+            guard scanner.peek() == UInt8(ascii: "{") else { throw BadRecord("properties.\(item) is not an object") }
             var style: Style?, segments = 1.0
             if try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) {
                 repeat {
                     let key = scanner.text(try scanner.key())
                     switch key {
-                    case "style": style = try FeatureStyle.style(try string(&scanner, "spans[\(spans.count)].style"), "spans[\(spans.count)].style", stamps: stamps)
-                    case "segments": segments = try number(&scanner, "spans[\(spans.count)].segments", "a number greater than 0") { $0 > 0 }
+                    case "style": style = try FeatureStyle.style(try string(&scanner, "\(item).style"), "\(item).style", stamps: stamps)
+                    case "segments": segments = try number(&scanner, "\(item).segments", "a number greater than 0") { $0 > 0 }
                     default: try scanner.skipValue()
                     }
                 } while try scanner.next(UInt8(ascii: "}"))
             }
-            guard let style else { throw BadRecord("properties.spans[\(spans.count)] has no style") }
+            guard let style else { throw BadRecord("properties.\(item) has no style") }
             spans.append((style, segments))
         } while try scanner.next(UInt8(ascii: "]"))
         return spans

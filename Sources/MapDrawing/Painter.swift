@@ -37,11 +37,11 @@ package final class Painter {
     /// other path and shape decoded and drawn as `draw(_:style:)` draws it; the same pixels.
     package func draw(_ encoded: DisplayList.EncodedShape, style: FeatureStyle) {
         let style = scaled(style)
-        guard encoded.isLines, !curved(style), style.spans.isEmpty, let colour = style.stroke.solidColour else {
+        guard encoded.isLines, !curved(style), !style.hasSpans, let colour = style.stroke.solidColour else {
             return draw(encoded.shape, scaledStyle: style)
         }
         encoded.forEachLinePath { path in
-            if !strokeStraight(path, colour: colour, style) { line(path.decoded, style) }
+            if !strokeStraight(path, colour: colour, style) { line(path.decoded, style, spans: []) }
         }
     }
 
@@ -62,8 +62,8 @@ package final class Painter {
                 noteInk([pixel], reach: style.markerRadius)
                 canvas.marker(at: pixel, radius: style.markerRadius, colour: style.markerColour)
             }
-        case .line(let path): line(path, style)
-        case .lines(let paths): for path in paths { line(path, style) }
+        case .line(let path): line(path, style, spans: style.spans(ofPart: 0))
+        case .lines(let paths): for (part, path) in paths.enumerated() { line(path, style, spans: style.spans(ofPart: part)) }
         case .polygons(let polygons): self.polygons(polygons, style)
         case .collection(let members): for member in members { draw(member, scaledStyle: style) }
         }
@@ -96,18 +96,19 @@ package final class Painter {
         return true
     }
 
-    private func line(_ path: ProjectedPath, _ style: FeatureStyle) {
+    /// Strokes one path (a LineString, or one part of a MultiLineString) with its spans.
+    private func line(_ path: ProjectedPath, _ style: FeatureStyle, spans: [FeatureStyle.Span]) {
         let curved = curved(style)
         let runs = tracer.trace(path, curved: curved)
         guard !runs.isEmpty else { return }
         for run in runs { noteInk(run.points, reach: style.strokeWidth / 2 + 1) }
         let count = path.positions.count
-        guard !style.spans.isEmpty || style.stroke.isRamp, count > 1 else {
+        guard !spans.isEmpty || style.stroke.isRamp, count > 1 else {
             stroke(runs, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
             return
         }
         let lengths = edgeLengths(path, curved: curved, closed: false)
-        guard !style.spans.isEmpty else {
+        guard !spans.isEmpty else {
             stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(count - 1))
             return
         }
@@ -115,8 +116,8 @@ package final class Painter {
         // past the end are left out.
         let end = Double(count - 1)
         var start = 0.0
-        for (index, span) in style.spans.enumerated() where start < end {
-            let stop = index == style.spans.count - 1 ? end : min(end, start + span.segments)
+        for (index, span) in spans.enumerated() where start < end {
+            let stop = index == spans.count - 1 ? end : min(end, start + span.segments)
             let pieces = runs.compactMap { $0.slice(start, stop) }
             stroke(pieces, .style(span.style), style, lengths: lengths, span: start...stop)
             start = stop

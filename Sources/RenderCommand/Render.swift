@@ -54,7 +54,8 @@ public struct Render: GeoCommand {
         2, fill opacity 0.6 (for a fill colour without its own alpha). Colours are geo spans': \
         names, #RRGGBB, #RRGGBBAA, rgba(R,G,B,A) with 0-1 floats. properties.spans, as geo spans \
         writes it, is drawn as GMSPolyline.spans: colours, gradient(A,B) ramped by length along \
-        the span, and stamps; a geo spans --split piece's stroke and stroke-end are drawn as a \
+        the span, and stamps; on a MultiLineString (a GPX track), a list per part runs along \
+        each part from its own start, as geo spans writes it; a geo spans --split piece's stroke and stroke-end are drawn as a \
         gradient. --stamp NAME=IMAGE.png registers an image for the styles sprite(NAME) (the \
         image repeated along the line at its own size, turned with it) and texture(NAME) (tiled \
         along the stroke, scaled to its width); a record can only name registered stamps.

@@ -50,7 +50,7 @@ public enum StreamOptions {
         }
         stream.framing = rs ? .recordSeparators : collection ? .collection : .lines
         if given(quiet) && given(progress) { throw UsageError("--quiet and --progress cannot be combined") }
-        stream.progress = given(quiet) ? false : given(progress) ? true : ProgressLine.wanted
+        stream.progress = given(quiet) ? false : given(progress) ? true : ProgressLine.wanted(writingStandardOutput: stream.output == nil)
         return stream
     }
 

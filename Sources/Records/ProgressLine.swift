@@ -3,16 +3,20 @@ import Glibc
 #endif
 import Geometry
 
-/// `geo length: 42% 1,204,000 records  512.0 MB  180.3 MB/s  ETA 0:12` on standard error. On a
-/// terminal it appears only once a run has lasted a second, is redrawn in place at most five
-/// times a second, and is erased at the end, so that a run that succeeds leaves nothing behind;
-/// forced into a file or pipe (`--progress`), it is plain lines, one a second. Never on stdout.
+/// `geo length: 42% 1,204,000 records  512.0 MB  180.3 MB/s  ETA 0:12` on standard error, or for
+/// work counted in items of a known number, `geo tiles: 42% 12,000 of 28,571 tiles  3,100
+/// tiles/s  ETA 0:05`. On a terminal it appears only once a run has lasted a second, is redrawn
+/// in place at most five times a second, and is erased at the end, so that a run that succeeds
+/// leaves nothing behind; forced into a file or pipe (`--progress`), it is plain lines, one a
+/// second. Never on stdout.
 public final class ProgressLine {
     let command: String
     /// Redraw one line in place (stderr is a terminal); else plain lines.
     let redraw: Bool
     /// The total size of the inputs when every one is a regular file: a percentage and an ETA.
     let totalBytes: Int?
+    /// Items of a known number (`tiles`), counted instead of records and bytes.
+    let items: (name: String, total: Int)?
     private var records = 0
     private let start = ProgressLine.now()
     private var lastDraw = 0.0
@@ -23,14 +27,23 @@ public final class ProgressLine {
         self.command = command
         self.redraw = redraw
         self.totalBytes = totalBytes
+        items = nil
     }
 
-    /// Whether a run shows progress by itself: only when standard error is a terminal that
-    /// standard output is not writing to (lines would mix), and not turned off by GEO_PROGRESS=0
-    /// (for a whole pipeline).
-    public static var wanted: Bool {
+    /// A line that counts `total` items called `name` (plural), redrawn in place on a terminal.
+    public init(command: String, counting name: String, of total: Int) {
+        self.command = command
+        redraw = isatty(2) != 0
+        totalBytes = nil
+        items = (name, total)
+    }
+
+    /// Whether a run shows progress by itself: only when standard error is a terminal, and not
+    /// one that standard output is writing to (lines would mix), and not turned off by
+    /// GEO_PROGRESS=0 (for a whole pipeline).
+    public static func wanted(writingStandardOutput: Bool) -> Bool {
         guard isatty(2) != 0, getenv("GEO_PROGRESS").map({ String(cString: $0) }) != "0" else { return false }
-        return isatty(1) == 0
+        return !writingStandardOutput || isatty(1) == 0
     }
 
     /// The total size of `paths` when each is a regular file ("-": standard input), else nil.
@@ -44,7 +57,7 @@ public final class ProgressLine {
         return total
     }
 
-    static func now() -> Double {
+    public static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
@@ -59,9 +72,28 @@ public final class ProgressLine {
         draw(time)
     }
 
+    /// Items done so far, of `items.total`.
+    public func update(done: Int) {
+        records = done
+        let time = ProgressLine.now()
+        guard time - start >= 1, time - lastDraw >= (redraw ? 0.2 : 1) else { return }
+        draw(time)
+    }
+
+    /// The time since the line was made, in seconds.
+    public var elapsed: Double { ProgressLine.now() - start }
+
     private func draw(_ time: Double) {
         lastDraw = time
         let elapsed = max(time - start, 1e-9)
+        if let (name, total) = items {
+            var line = "geo \(command): \(total > 0 ? Int(Double(records) / Double(total) * 100) : 100)% \(count: records) of \(count: total) \(name)"
+            line += "  \(count: Int(Double(records) / elapsed)) \(name)/s"
+            if records > 0, records < total { line += "  ETA " + ProgressLine.clock(elapsed * Double(total - records) / Double(records)) }
+            printError(redraw ? "\r\u{1B}[K" + line : line + "\n")
+            drawn = redraw
+            return
+        }
         let megabytes = Double(bytes) / 1e6
         var line = "geo \(command): "
         if let totalBytes, totalBytes > 0 {
@@ -70,11 +102,16 @@ public final class ProgressLine {
         }
         line += "\(count: records) records  \(oneDecimal(megabytes)) MB  \(oneDecimal(megabytes / elapsed)) MB/s"
         if let totalBytes, bytes > 0, bytes < totalBytes {
-            let remaining = Int(elapsed * Double(totalBytes - bytes) / Double(bytes))
-            line += "  ETA \(remaining / 60):\(remaining % 60 < 10 ? "0" : "")\(remaining % 60)"
+            line += "  ETA " + ProgressLine.clock(elapsed * Double(totalBytes - bytes) / Double(bytes))
         }
         printError(redraw ? "\r\u{1B}[K" + line : line + "\n")
         drawn = redraw
+    }
+
+    /// Seconds as M:SS.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return "\(whole / 60):\(whole % 60 < 10 ? "0" : "")\(whole % 60)"
     }
 
     /// Erases the line so that a message starts on a clean line.
@@ -84,12 +121,12 @@ public final class ProgressLine {
     }
 
     /// The end: a terminal's line is erased; plain lines end with the totals.
-    func finish() {
+    public func finish() {
         if redraw { clear() } else { draw(ProgressLine.now()) }
     }
 }
 
-func oneDecimal(_ value: Double) -> String {
+public func oneDecimal(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
 }

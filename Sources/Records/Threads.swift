@@ -128,14 +128,25 @@ public enum TemporaryFiles {
     public static func add(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        if !initialised {
-            paths.initialize(repeating: nil, count: capacity)
-            initialised = true
-            SignalGuard.install()
-            atexit { TemporaryFiles.removeAll() }
-        }
+        initialise()
         guard let free = (0..<capacity).first(where: { paths[$0] == nil }) else { return }
         paths[free] = strdup(path)
+    }
+
+    /// Sets up the table, the signal handlers and the exit hook, once; `lock` held.
+    private static func initialise() {
+        guard !initialised else { return }
+        paths.initialize(repeating: nil, count: capacity)
+        initialised = true
+        SignalGuard.install()
+        atexit { TemporaryFiles.removeAll() }
+    }
+
+    /// Makes SIGINT and SIGTERM remove the registered files, before any is registered.
+    static func installHandlers() {
+        lock.lock()
+        defer { lock.unlock() }
+        initialise()
     }
 
     /// Forgets `path` (it was renamed or removed).
@@ -155,4 +166,19 @@ public enum TemporaryFiles {
         guard initialised else { return }
         for index in 0..<capacity { if let entry = paths[index] { unlink(entry) } }
     }
+}
+
+/// A whole output built beside its name over a long run (a tile pyramid in a folder of its own):
+/// from `hold()` on, SIGINT and SIGTERM only mark the run `interrupted`, which it asks between
+/// tiles; it then removes what it built, a tree no signal handler could safely walk, and
+/// `release()` ends geo by the signal, as the signal would have ended it (128 + N).
+public enum HeldSignals {
+    public static func hold() {
+        TemporaryFiles.installHandlers()
+        SignalGuard.startWriting()
+    }
+
+    public static var interrupted: Bool { SignalGuard.pending.load(ordering: .sequentiallyConsistent) != 0 }
+
+    public static func release() { SignalGuard.finishedWriting() }
 }

@@ -36,6 +36,8 @@ final class RenderRun {
         let drawingSettings = settings.drawing
         let stamps = try drawingSettings.loadStamps()
         let view = try fitView()
+        var info = stat()
+        let existed = stream.output.map { stat($0, &info) == 0 } ?? false
         let target = try stream.output.map { path throws(RunFailure) in try WholeFileOutput(path) } ?? WholeFileOutput()
         let canvas = Canvas(format: settings.format, width: settings.width, height: settings.height, fd: target.fd,
                             antialiasing: drawingSettings.antialiasing, threads: settings.stream.jobs)
@@ -65,6 +67,12 @@ final class RenderRun {
         } catch {
             target.discard()
             throw error as! RunFailure
+        }
+        if status == .dataError && drawer.records == 0, let path = target.path {
+            // Nothing could be used: the picture there stays rather than become a blank one.
+            target.discard()
+            printError("geo render: every record was bad; '\(path)' \(existed ? "left as it was" : "not written")\n")
+            return status
         }
         try target.commit()
         if !painter.inked { warnBlank(records: drawer.records, allBad: status == .dataError) }

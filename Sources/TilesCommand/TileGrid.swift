@@ -110,6 +110,21 @@ struct TileSelection: Sendable {
         }
     }
 
+    /// The selection within a rectangle of tiles at each zoom (`rectangles[z]`, nil: no tile at
+    /// that zoom): --empty's extent of the data.
+    func limited(to rectangles: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>)?]) -> TileSelection {
+        var limited = self
+        for z in 0...24 {
+            guard z < rectangles.count, let rectangle = rectangles[z], rows[z].overlaps(rectangle.rows) else {
+                limited.columns[z] = []
+                continue
+            }
+            limited.rows[z] = rows[z].clamped(to: rectangle.rows)
+            limited.columns[z] = columns[z].compactMap { $0.overlaps(rectangle.columns) ? $0.clamped(to: rectangle.columns) : nil }
+        }
+        return limited
+    }
+
     func contains(_ tile: TileAddress) -> Bool {
         zooms.contains(tile.z) && rows[tile.z].contains(tile.y) && columns[tile.z].contains { $0.contains(tile.x) }
     }

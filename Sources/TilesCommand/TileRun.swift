@@ -26,27 +26,15 @@ final class TileRun {
         if let collision = OverwriteGuard.collision(inputs: stream.inputs, output: settings.output, rejects: stream.rejects) {
             throw RunFailure("\(collision)\nSee 'geo tiles --help'.", status: .usage)
         }
-        var info = stat()
-        if stat(settings.output, &info) == 0 {
-            let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-            if settings.mbtiles && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
-                throw RunFailure("cannot write '\(settings.output)': an MBTiles file is a database, and must be a regular file (not a device or FIFO)", status: .cannotCreate)
-            }
-            if !settings.force {
-                throw RunFailure("'\(settings.output)' exists: give --force to write into it (tiles are replaced one by one, an MBTiles file whole at the end)", status: .cannotCreate)
-            }
-            if settings.mbtiles == isDirectory {
-                throw RunFailure("'\(settings.output)' is \(isDirectory ? "a directory" : "not a directory"): "
-                                 + (settings.mbtiles ? "an MBTiles file" : "a tile directory") + " cannot replace it", status: .cannotCreate)
-            }
-        }
+        let existed = try checkExistingOutput()
         try InputFiles.check(stream.inputs)
-        let stamps = try settings.drawing.loadStamps()
-        _ = stamps
+        _ = try settings.drawing.loadStamps()
+        let start = ProgressLine.now()
 
         // Pass 1: prepare and partition.
         let partition = try TilePartition()
-        let partitioner = Partitioner(partition: partition, selection: selection, drawing: settings.drawing)
+        let fillsExtent = settings.empty && settings.box == nil && settings.subtree == nil
+        let partitioner = Partitioner(partition: partition, selection: selection, drawing: settings.drawing, tracksInkedTiles: fillsExtent)
         let frame: Frame
         do { frame = Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil) } catch {
             throw RunFailure("cannot make Web Mercator: \(error.message)", status: ExitCode(69))  // EX_UNAVAILABLE: PROJ is broken
@@ -56,21 +44,43 @@ final class TileRun {
         let handler = PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame, projections: projections)
         var preparing = stream
         preparing.consumer = { bytes in partitioner.consume(bytes) }
-        preparing.progress = false
         let status = StreamRunner(command: "tiles", options: preparing, handler: handler).run()
         guard status == .success || status == .dataError else { return status }
         if let failure = partitioner.failure { throw failure }
+        let output = "'\(settings.output)' \(existed ? "left as it was" : "not written")"
+        if status == .dataError && partitioner.features == 0 {
+            // Nothing could be used: an existing pyramid stays rather than become an empty one.
+            printError("geo tiles: every record was bad; \(output)\n")
+            return status
+        }
         let sorted = try partition.sorted()
+        // --empty fills the extent of the data (every zoom's rectangle of tiles with ink), or
+        // --bbox's or --tile's when given: never the whole world by default.
+        let drawn = fillsExtent ? selection.limited(to: partitioner.inkedTiles) : selection
+        let total = settings.empty ? drawn.count : sorted.tiles
+        guard total <= settings.maxTiles else {
+            throw RunFailure("the run would write \(count: total) tiles, more than --max-tiles \(count: settings.maxTiles): "
+                             + "narrow --zoom, --bbox or --tile, or raise --max-tiles\nSee 'geo tiles --help'.", status: .usage)
+        }
 
-        // Pass 2: draw.
-        let store: TileStore = settings.mbtiles ? try MBTilesStore(path: settings.output) : try DirectoryStore(root: settings.output)
-        let drawing = TileDrawing(settings: settings, selection: selection, entries: sorted, store: store, projections: projections)
-        let written: Int
+        // Pass 2: draw, into an output built beside OUT and put in its place whole at the end.
+        // SIGINT and SIGTERM are held meanwhile: the run stops between tiles, removes what it
+        // built, then ends by the signal.
+        HeldSignals.hold()
+        defer { HeldSignals.release() }
+        let store: TileStore = settings.mbtiles ? try MBTilesStore(path: settings.output) : try DirectoryStore(root: settings.output, page: settings.html)
+        let drawing = TileDrawing(settings: settings, selection: drawn, entries: sorted, store: store, projections: projections)
+        let written: (tiles: Int, bytes: Int)
         do {
-            written = try drawing.run(progress: stream.progress)
+            written = try drawing.run(total: total, progress: stream.progress)
         } catch {
             store.discard()
             throw error
+        }
+        guard written.tiles > 0 else {
+            store.discard()
+            warnBlank(records: partitioner.features, output: output)
+            return status
         }
         let metadata = TileMetadata(name: TileRun.baseName(settings.output), zooms: settings.zooms,
                                     bounds: partitioner.bounds(clampedTo: settings.box), tileSize: 256 * settings.scale)
@@ -78,16 +88,48 @@ final class TileRun {
             store.discard()
             throw error
         }
-        if settings.html { try TilePage.write(into: settings.output, metadata) }
-        if written == 0 { warnBlank(records: partitioner.features, allBad: status == .dataError) }
+        if stream.progress {
+            let zooms = settings.zooms.count == 1 ? "zoom \(settings.zooms.lowerBound)" : "zooms \(settings.zooms.lowerBound)-\(settings.zooms.upperBound)"
+            let size = written.bytes >= 1_000_000 ? "\(oneDecimal(Double(written.bytes) / 1e6)) MB" : "\(oneDecimal(Double(written.bytes) / 1e3)) kB"
+            printError("geo tiles: wrote \(count: written.tiles) tile\(written.tiles == 1 ? "" : "s") (\(size)) at \(zooms) to \(settings.output) "
+                       + "in \(oneDecimal(ProgressLine.now() - start)) s\n")
+        }
         return status
     }
 
-    /// A run that makes no tile says so (exit 0), never silently.
-    func warnBlank(records: Int, allBad: Bool) {
+    /// Refuses an OUT that this run may not replace, before anything is read: without --force
+    /// anything but an empty folder; even with it, a folder holding a file geo would not have
+    /// written (replacing the pyramid removes it), or a file of the other kind. Whether OUT exists.
+    func checkExistingOutput() throws(RunFailure) -> Bool {
+        var info = stat()
+        guard stat(settings.output, &info) == 0 else { return false }
+        let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        if settings.mbtiles && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
+            throw RunFailure("cannot write '\(settings.output)': an MBTiles file is a database, and must be a regular file (not a device or FIFO)", status: .cannotCreate)
+        }
+        if settings.mbtiles == isDirectory {
+            throw RunFailure("'\(settings.output)' is \(isDirectory ? "a directory" : "not a directory"): "
+                             + (settings.mbtiles ? "an MBTiles file" : "a tile directory") + " cannot replace it", status: .cannotCreate)
+        }
+        if isDirectory, let foreign = DirectoryStore.foreignFile(in: settings.output) {
+            guard settings.force else {
+                throw RunFailure("'\(settings.output)' exists and is not empty: give another OUT, or --force to replace a pyramid geo wrote", status: .cannotCreate)
+            }
+            throw RunFailure("'\(settings.output)' holds '\(foreign)', which geo tiles did not write: replacing the pyramid would remove it, "
+                             + "so geo leaves it be (even with --force); give another OUT or move it", status: .cannotCreate)
+        }
+        if isDirectory && DirectoryStore.isEmpty(settings.output) { return true }
+        if !settings.force {
+            throw RunFailure("'\(settings.output)' exists: give --force to replace it (it is replaced whole when the run ends)", status: .cannotCreate)
+        }
+        return true
+    }
+
+    /// A run that makes no tile says so (exit 0), never silently, and leaves OUT as it was.
+    func warnBlank(records: Int, output: String) {
         let outside = settings.box != nil ? "meets --bbox (W,S,E,N: longitude first)" : settings.subtree != nil ? "meets --tile's subtree" : nil
-        printError("geo tiles: no tile was written: "
-                   + blankReason(records: records, allBad: allBad, outside: outside, otherwise: "puts ink on a tile") + "\n")
+        printError("geo tiles: no tile was written (\(output)): "
+                   + blankReason(records: records, allBad: false, outside: outside, otherwise: "puts ink on a tile") + "\n")
     }
 
     static func baseName(_ path: String) -> String {
@@ -107,11 +149,17 @@ final class Partitioner: @unchecked Sendable {
     let drawing: DrawingSettings
     private(set) var failure: RunFailure?
     private(set) var features = 0
+    /// Per zoom, the rectangle of tiles with entries (columns, rows): --empty's extent.
+    private(set) var inkedTiles: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>)?] = Array(repeating: nil, count: 25)
     /// The extent of every position, for the metadata and the page.
     private var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
     private let styles: StyleCache
 
-    init(partition: TilePartition, selection: TileSelection, drawing: DrawingSettings) {
+    /// Whether `inkedTiles` is kept (only --empty without --bbox or --tile needs it).
+    let tracksInkedTiles: Bool
+
+    init(partition: TilePartition, selection: TileSelection, drawing: DrawingSettings, tracksInkedTiles: Bool) {
+        self.tracksInkedTiles = tracksInkedTiles
         self.partition = partition
         self.selection = selection
         self.drawing = drawing
@@ -136,9 +184,21 @@ final class Partitioner: @unchecked Sendable {
                     for tile in cover.tiles {
                         try partition.add(TileEntry(tile: tile, zIndex: style.zIndex, offset: offset, size: UInt32(whole.count)))
                     }
+                    if tracksInkedTiles { noteInked(cover.tiles, zoom: zoom) }
                 }
             } catch {
                 failure = error
+            }
+        }
+    }
+
+    private func noteInked(_ tiles: [UInt64], zoom: Int) {
+        for key in tiles {
+            let tile = TileAddress(key: key)
+            if let (columns, rows) = inkedTiles[zoom] {
+                inkedTiles[zoom] = (min(columns.lowerBound, tile.x)...max(columns.upperBound, tile.x), min(rows.lowerBound, tile.y)...max(rows.upperBound, tile.y))
+            } else {
+                inkedTiles[zoom] = (tile.x...tile.x, tile.y...tile.y)
             }
         }
     }
@@ -189,6 +249,7 @@ final class TileDrawing: @unchecked Sendable {
     private var failure: RunFailure?
     private var drawn = 0
     private var written = 0
+    private var writtenBytes = 0
 
     let projections: ProjectionPool
 
@@ -200,13 +261,12 @@ final class TileDrawing: @unchecked Sendable {
         self.projections = projections
     }
 
-    /// Draws every tile; returns how many were written.
-    func run(progress: Bool) throws(RunFailure) -> Int {
+    /// Draws every tile (`total` of them); returns how many were written, and their bytes.
+    func run(total: Int, progress: Bool) throws(RunFailure) -> (tiles: Int, bytes: Int) {
         let jobs = max(1, settings.stream.jobs)
         running = jobs
         for _ in 0..<jobs { startThread { self.work() } }
-        let progressLine = progress ? TileProgress() : nil
-        let total = settings.empty ? selection.count : entries.tiles
+        let progressLine = progress ? ProgressLine(command: "tiles", counting: "tiles", of: total) : nil
         do throws(RunFailure) {
             var next = 0
             var pending: [TileEntry] = []
@@ -236,12 +296,12 @@ final class TileDrawing: @unchecked Sendable {
                     } else {
                         try enqueue((tile, 0, 0))
                     }
-                    progressLine?.update(done: drawnCount, of: total)
+                    progressLine?.update(done: drawnCount)
                 }
             } else {
                 while let current = group {
                     try enqueue((TileAddress(key: current.tile), current.first, current.count))
-                    progressLine?.update(done: drawnCount, of: total)
+                    progressLine?.update(done: drawnCount)
                     group = try nextGroup()
                 }
             }
@@ -254,9 +314,10 @@ final class TileDrawing: @unchecked Sendable {
         closed = true
         monitor.broadcast()
         while running > 0 { monitor.wait() }
-        let failure = self.failure, written = self.written
+        let failure = self.failure, written = (self.written, writtenBytes)
         monitor.unlock()
-        progressLine?.finish(done: drawn, of: total)
+        progressLine?.update(done: written.0)
+        progressLine?.finish()
         if let failure { throw failure }
         return written
     }
@@ -271,6 +332,7 @@ final class TileDrawing: @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         while queue.count - queueStart >= 64 && failure == nil { monitor.wait() }
+        if failure == nil && HeldSignals.interrupted { failure = RunFailure("interrupted", status: .ioError) }
         if let failure { throw failure }
         if queueStart > 1024 {
             queue.removeFirst(queueStart)
@@ -299,6 +361,11 @@ final class TileDrawing: @unchecked Sendable {
         while true {
             monitor.lock()
             while queue.count == queueStart && !closed && failure == nil { monitor.wait() }
+            if failure == nil && HeldSignals.interrupted {
+                // The run stops for a signal: every thread, and the one queueing, is told so.
+                failure = RunFailure("interrupted", status: .ioError)
+                monitor.broadcast()
+            }
             if failure != nil || queue.count == queueStart {
                 monitor.unlock()
                 return
@@ -313,7 +380,10 @@ final class TileDrawing: @unchecked Sendable {
                 monitor.lock()
                 defer { monitor.unlock() }
                 drawn += 1
-                if png != nil { written += 1 }
+                if let png {
+                    written += 1
+                    writtenBytes += png.count
+                }
             } catch {
                 fail(error)
                 return
@@ -380,34 +450,5 @@ final class TilePainter {
             throw RunFailure("cannot encode tile \(tile.name): \(error.message)", status: .ioError)
         }
         return canvas.encoded
-    }
-}
-
-/// `geo tiles: 1,204 tiles  310 tiles/s` on standard error, redrawn in place on a terminal,
-/// erased at the end; plain lines once a second otherwise (--progress).
-final class TileProgress {
-    private let redraw = isatty(2) != 0
-    private let start = TileProgress.now()
-    private var last = 0.0
-    private var drawn = false
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    func update(done: Int, of total: Int?) {
-        let time = TileProgress.now()
-        guard time - start >= 1, time - last >= (redraw ? 0.2 : 1) else { return }
-        last = time
-        let rate = Int(Double(done) / max(time - start, 1e-9))
-        let line = "geo tiles: \(count: done) tiles\(total.map { " of \(count: $0)" } ?? "")  \(count: rate) tiles/s"
-        printError(redraw ? "\r\u{1B}[K" + line : line + "\n")
-        drawn = redraw
-    }
-
-    func finish(done: Int, of total: Int) {
-        if drawn { printError("\r\u{1B}[K") } else if !redraw { last = 0; update(done: done, of: total) }
     }
 }

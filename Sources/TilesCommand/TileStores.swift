@@ -23,18 +23,20 @@ struct TileMetadata {
     var tileSize: Int
 }
 
-/// `OUT/{z}/{x}/{y}.png`: each tile written beside its name and renamed into place, so that no
-/// tile is ever half written and a tile of an earlier run is replaced whole.
+/// `OUT/{z}/{x}/{y}.png` (and `OUT/index.html` with --html), built in a folder beside OUT and
+/// put in its place whole when the run succeeds (WholeDirectoryOutput): a reader sees the old
+/// pyramid or the new one, and a rerun leaves no tile of the last one behind.
 /// Sendable by hand: `made` is touched only with `lock` held; the rest is set in init.
 final class DirectoryStore: TileStore, @unchecked Sendable {
-    let root: String
+    let output: WholeDirectoryOutput
+    /// Whether the page that shows the tiles goes in too (--html).
+    let page: Bool
     private var made: Set<String> = []
     private let lock = Monitor()
 
-    /// The directory is made now (an existing one is used when --force allows).
-    init(root: String) throws(RunFailure) {
-        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
-        try makeDirectory(self.root)
+    init(root: String, page: Bool) throws(RunFailure) {
+        output = try WholeDirectoryOutput(root)
+        self.page = page
     }
 
     private func makeDirectory(_ path: String) throws(RunFailure) {
@@ -42,31 +44,79 @@ final class DirectoryStore: TileStore, @unchecked Sendable {
         defer { lock.unlock() }
         guard !made.contains(path) else { return }
         if mkdir(path, 0o777) != 0 && errno != EEXIST {
-            throw RunFailure("cannot create '\(path)': \(systemReason())", status: .cannotCreate)
-        }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw RunFailure("cannot create '\(path)': \(systemReason(ENOTDIR))", status: .cannotCreate)
+            throw RunFailure("cannot create '\(output.path)': \(systemReason())", status: .cannotCreate)
         }
         made.insert(path)
     }
 
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        let root = output.building
         try makeDirectory("\(root)/\(tile.z)")
         try makeDirectory("\(root)/\(tile.z)/\(tile.x)")
-        let output = try WholeFileOutput("\(root)/\(tile.z)/\(tile.x)/\(tile.y).png")
-        if let reason = png.withUnsafeBytes({ writeAll(output.fd, $0) }) {
-            output.discard()
-            throw RunFailure("cannot write '\(root)/\(tile.name).png': \(reason)", status: .ioError)
+        // The folder is geo's own until it is put in place: each tile is written straight to
+        // its name, no tile seen half written.
+        let fd = open("\(root)/\(tile.name).png", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { return try failed(tile, systemReason()) }
+        if let reason = png.withUnsafeBytes({ writeAll(fd, $0) }) {
+            close(fd)
+            try failed(tile, reason)
         }
-        try output.commit(durable: false)
+        if close(fd) != 0 { try failed(tile, systemReason()) }
     }
 
-    func finish(_ metadata: TileMetadata) throws(RunFailure) {}
+    private func failed(_ tile: TileAddress, _ reason: String) throws(RunFailure) {
+        throw RunFailure("cannot write '\(output.path)/\(tile.name).png': \(reason)", status: .ioError)
+    }
 
-    /// Tiles written are whole and stay (a run over an existing directory replaces tiles one by
-    /// one); the tile being written when the run failed was never renamed into place.
-    func discard() {}
+    func finish(_ metadata: TileMetadata) throws(RunFailure) {
+        if page { try TilePage.write(into: output.building, metadata) }
+        try output.commit()
+    }
+
+    func discard() { output.discard() }
+
+    /// Whether the folder holds nothing: used as if new, without --force.
+    static func isEmpty(_ root: String) -> Bool {
+        guard let folder = opendir(root) else { return false }
+        defer { closedir(folder) }
+        var count = 0
+        while readdir(folder) != nil { count += 1 }
+        return count <= 2  // . and ..
+    }
+
+    /// The first file in the folder `root` that geo tiles would not have written (anything but
+    /// `{z}/{x}/{y}.png` and `index.html`), or nil: a pyramid geo replaces may hold nothing of
+    /// the user's, since replacing it removes it.
+    static func foreignFile(in root: String) -> String? {
+        /// A folder's entries, sorted, each with whether it is a folder or a regular file (a
+        /// link is neither: geo writes none).
+        func entries(_ path: String) -> [(name: String, isFolder: Bool, isFile: Bool)] {
+            guard let folder = opendir(path) else { return [] }
+            defer { closedir(folder) }
+            var result: [(name: String, isFolder: Bool, isFile: Bool)] = []
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name == "." || name == ".." { continue }
+                var info = stat()
+                let kind = lstat("\(path)/\(name)", &info) == 0 ? info.st_mode & S_IFMT : 0
+                result.append((name, kind == S_IFDIR, kind == S_IFREG))
+            }
+            return result.sorted { $0.name < $1.name }
+        }
+        func number(_ text: Substring) -> Bool { (1...8).contains(text.count) && text.allSatisfy { ("0"..."9").contains($0) } }
+        for zoom in entries(root) where !(zoom.name == "index.html" && zoom.isFile) {
+            let zoomPath = "\(root)/\(zoom.name)"
+            guard zoom.isFolder, number(zoom.name[...]) else { return zoomPath }
+            for column in entries(zoomPath) {
+                let columnPath = "\(zoomPath)/\(column.name)"
+                guard column.isFolder, number(column.name[...]) else { return columnPath }
+                for row in entries(columnPath) where !(row.isFile && row.name.hasSuffix(".png") && number(row.name.dropLast(4))) {
+                    return "\(columnPath)/\(row.name)"
+                }
+            }
+        }
+        return nil
+    }
 }
 
 /// An MBTiles 1.3 file: SQLite, `tiles(zoom_level, tile_column, tile_row, tile_data)` with rows

@@ -34,8 +34,10 @@ public struct Tiles: GeoCommand {
         GMSTileLayer.tileSize 512). The background is none (transparent, an overlay) unless \
         --background says otherwise.
 
-        Only tiles with ink are written (--empty writes every tile of the range, blank ones as \
-        transparent PNGs). A tile in one colour (each alpha one colour: lines of one colour \
+        Only tiles with ink are written (--empty also writes a transparent PNG for every tile \
+        without ink within the extent: the rectangle of tiles with ink at each zoom, or --bbox's \
+        or --tile's region, never the whole world by default; a run that would write more than \
+        --max-tiles is refused with the count before any tile is drawn). A tile in one colour (each alpha one colour: lines of one colour \
         over the transparent background, however they overlap) is an 8-bit palette PNG with \
         an alpha for each entry, as OpenStreetMap's tiles are; a tile of blended colours is \
         8-bit RGBA. Both hold the drawn pixels exactly. --bbox W,S,E,N limits the pyramid to the tiles that meet that region \
@@ -47,10 +49,21 @@ public struct Tiles: GeoCommand {
         Memory stays flat: the input is read once, each record prepared (styles read, every \
         vertex projected) on --jobs threads and kept in a temporary file, with an entry for \
         every tile it touches; the entries are sorted on disk by tile, and the tiles drawn on \
-        --jobs threads, each from the records that touch it, in z-index and input order. A \
-        progress line counts tiles on a terminal.
+        --jobs threads, each from the records that touch it, in z-index and input order. On a \
+        terminal, a progress line counts the tiles drawn of the tiles to draw, with the time \
+        left, and one line at the end says how many were written, their size, and how long it \
+        took.
+
+        OUT is built beside its name (a hidden .OUT.geo-XXXXXX) and put in its place whole when \
+        the run ends: a tile server or an app syncing the folder sees the old pyramid or the new \
+        one, never a mix. An existing OUT is refused unless --force (an empty folder is used as \
+        if new); with --force the result is exactly what a fresh run writes, no tile or page of \
+        the earlier run left behind. A folder holding anything geo tiles would not have written \
+        (files other than {z}/{x}/{y}.png and index.html) is refused even with --force, naming \
+        the file. A run that fails, is interrupted, writes no tile, or whose every record was \
+        bad leaves OUT as it was (or makes none).
         """,
-        options: [output, zoom, scale, bbox, tile, empty, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
+        options: [output, zoom, scale, bbox, tile, empty, maxTiles, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
             Example("geo tiles --zoom 0-12 -o tiles routes.ndjson",
@@ -64,13 +77,14 @@ public struct Tiles: GeoCommand {
         ],
         exitStatus: """
         0: every record was drawn. 64: wrong options or operands (a --zoom outside 0-24, a \
-        --tile outside --zoom, -o missing); nothing was read or written. 65: some records were \
-        bad (each reported on standard error as geo tiles: FILE:LINE: problem, then a count); \
-        the tiles are still drawn from the others. 66: an input file or a --stamp image cannot \
-        be opened. 73: OUT exists and --force was not given (nothing is written), or it cannot \
-        be created. 74: a read or a write failed part way. Each tile is written beside its name \
-        and renamed into place, and an MBTiles file is written to a temporary file renamed when \
-        the run ends: after a failure, or a signal, no half-written tile or MBTiles file is left.
+        --tile outside --zoom, -o missing), or a run above --max-tiles; nothing is written. 65: \
+        some records were bad (each reported on standard error as geo tiles: FILE:LINE: problem, \
+        then a count); the tiles are still drawn from the others, and when every record was bad \
+        OUT is left as it was. 66: an input file or a --stamp image cannot be opened. 73: OUT \
+        exists and --force was not given, or holds files geo tiles did not write, or cannot be \
+        created; nothing is written. 74: a read or a write failed part way. The pyramid, or the \
+        MBTiles file, is built beside OUT and put in place when the run ends: after a failure, \
+        or a signal (the run then ends by it), OUT is as it was and nothing half written is left.
         """)
 
     /// Each writes into a fixed folder of /tmp, over what the last run left (--force): the
@@ -83,8 +97,10 @@ public struct Tiles: GeoCommand {
     static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
     static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)
     static let tile = Option(custom: "tile", valueName: "Z/X/Y", help: "Only the tiles of this tile's subtree (itself and the tiles under it, within --zoom).", parse: parseTile)
-    static let empty = Flag("empty", help: "Write every tile of the range, those with no ink as transparent PNGs.")
-    static let force = Flag("force", help: "Write into an existing OUT: a directory's tiles are replaced one by one, an MBTiles file whole at the end.")
+    static let empty = Flag("empty", help: "Also write a transparent PNG for every tile without ink within the extent: the data's (every zoom's rectangle of tiles with ink), or --bbox's or --tile's.")
+    static let maxTiles = Option(integer: "max-tiles", in: 1...Int(Int32.max), help: "Refuse a run that would write more than N tiles, before any is drawn.")
+        .defaulting(to: 10_000_000)
+    static let force = Flag("force", help: "Replace an existing OUT that geo wrote, whole when the run ends: the result is what a fresh run writes.")
     static let html = Flag("html", help: "Also write OUT/index.html, a page that shows the tiles with pan and zoom, needing nothing from the network (directory output only).")
     static let background = DrawingOptions.clearBackground
 
@@ -129,6 +145,12 @@ public struct Tiles: GeoCommand {
             throw UsageError("--tile \(subtree.name) is below --zoom's last level, \(zooms.upperBound): its subtree has no tile to draw")
         }
         settings.empty = arguments[Tiles.empty]
+        settings.maxTiles = arguments[Tiles.maxTiles]
+        // The tiles are files, never standard output: the progress line shows on a terminal
+        // whatever standard output is.
+        if !arguments.has(StreamOptions.quiet) && !arguments.has(StreamOptions.progress) {
+            settings.stream.progress = ProgressLine.wanted(writingStandardOutput: false)
+        }
         settings.force = arguments[Tiles.force]
         settings.html = arguments[Tiles.html]
         if settings.html && settings.mbtiles { throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not an MBTiles file") }
@@ -159,6 +181,7 @@ struct TileSettings: @unchecked Sendable {
     var box: (west: Double, south: Double, east: Double, north: Double)?
     var subtree: TileAddress?
     var empty = false
+    var maxTiles = 10_000_000
     var force = false
     var html = false
     /// The options tiles shares with render.

@@ -175,7 +175,8 @@ def test_a_projected_layer_without_t_srs_is_told_per_line(data, tmp_path):
     lines = err.splitlines()
     assert all(line.startswith("geo render: ") for line in lines)
     assert sum("is outside [-90, 90] (positions are [longitude, latitude])" in line for line in lines) == 5
-    assert any("shows no shape" in line for line in lines)
+    assert any("every record was bad" in line and "not written" in line for line in lines)
+    assert not (tmp_path / "ny.png").exists()
 
 
 def test_a_bbox_with_latitude_first_is_told(data, tmp_path):

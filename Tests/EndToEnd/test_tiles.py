@@ -310,7 +310,7 @@ def test_new_tiles_and_folders_get_the_users_umask_from_every_thread(tmp_path):
 
 
 def test_empty_writes_every_tile_of_the_range(tmp_path):
-    out, _ = tiles(tmp_path, [point(10, 10)], ["--zoom", "1", "--empty"])
+    out, _ = tiles(tmp_path, [point(10, 10)], ["--zoom", "1", "--empty", "--bbox", "-180,-85,180,85"])
     found = written(out)
     assert set(found) == {(1, x, y) for x in range(2) for y in range(2)}
     blank = [key for key, path in found.items() if rgba(path).getextrema()[3][1] == 0]

@@ -48,7 +48,7 @@ let package = Package(
         // SQLite's C API (libsqlite3-dev), for MBTiles: tiles is its only user. Headers only:
         // SystemLibraries loads libsqlite3 on first use.
         .systemLibrary(name: "CSQLite"),
-        // zlib's deflate (zlib1g-dev), for the PNG encoder: the drawing module is its only user.
+        // zlib's deflate and inflate (zlib1g-dev), for the PNG encoder and for reading gzip input.
         // Headers only: SystemLibraries loads libz on first use.
         .systemLibrary(name: "CZlib"),
 
@@ -56,9 +56,9 @@ let package = Package(
         .target(name: "GeoJSON", dependencies: ["JSONBytes", "Geometry"], swiftSettings: fastUnchecked),
         // Edge lengths, positions along edges and circles for every --kind, on PROJ: the only PROJ caller.
         .target(name: "Geodesy", dependencies: ["CProj", "SystemLibraries", "Geometry"], swiftSettings: fast),
-        // The streaming engine, free of the command line: reader, framing, documents, ordered
-        // --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
-        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc"], swiftSettings: fastUnchecked),
+        // The streaming engine, free of the command line: reader (gzip input too), framing,
+        // documents, ordered --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc", "CZlib", "SystemLibraries"], swiftSettings: fastUnchecked),
         // What commands share between the engine and the command line: the GeoCommand and
         // StreamingCommand protocols, the stream and path-format option groups, the per-record
         // size limit. Not geodesy: encode and decode never reach PROJ's headers.

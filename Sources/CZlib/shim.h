@@ -1,3 +1,3 @@
-// zlib's deflate and crc32 (zlib1g-dev), for geo's PNG encoder. Headers only: SystemLibraries
+// zlib's deflate, inflate and crc32 (zlib1g-dev), for geo's PNG encoder and gzip input. Headers only: SystemLibraries
 // loads libz on first use.
 #include <zlib.h>

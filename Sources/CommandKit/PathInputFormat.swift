@@ -136,7 +136,7 @@ public enum PathInputFormat: Sendable, Equatable {
             guard let comma = pair.firstIndex(of: UInt8(ascii: ",")),
                   let latitude = plainNumber(UnsafeBufferPointer(rebasing: pair[..<comma])),
                   let longitude = plainNumber(UnsafeBufferPointer(rebasing: pair[(comma + 1)...])) else {
-                throw BadRecord("'\(String(decoding: pair, as: UTF8.self))' (position \(path.count + 1)) is not LAT,LNG: text paths are lines of LAT,LNG pairs separated by spaces")
+                throw BadRecord("'\(MessageText.excerpt(pair))' (position \(path.count + 1)) is not LAT,LNG: text paths are lines of LAT,LNG pairs separated by spaces")
             }
             guard (-90...90).contains(latitude) else {
                 throw BadRecord("latitude \(number: latitude) (position \(path.count + 1)) is outside [-90, 90] (text paths are LAT,LNG)")

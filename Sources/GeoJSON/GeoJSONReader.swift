@@ -330,10 +330,8 @@ extension JSONScanner {
         range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n")
     }
 
-    /// The raw text of a small range for error messages, shortened if long.
+    /// The raw text of a range for error messages, on one line and shortened if long.
     func excerpt(_ range: Range<Int>) -> String {
-        let clipped = range.lowerBound..<min(range.upperBound, range.lowerBound + 80)
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[clipped]), as: UTF8.self)
-        return clipped == range ? text : text + "..."
+        MessageText.excerpt(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 }

@@ -105,7 +105,7 @@ package struct FeatureStyle: Equatable {
             case "marker-size":
                 let text = try FeatureStyle.string(&scanner, key)
                 guard let radius = FeatureStyle.markerSizes[text] else {
-                    throw BadRecord("properties.marker-size: '\(text)' is not small, medium or large")
+                    throw BadRecord("properties.marker-size: '\(MessageText.excerpt(text))' is not small, medium or large")
                 }
                 markerRadius = radius
             case "geodesic":
@@ -148,13 +148,13 @@ package struct FeatureStyle: Equatable {
 
     package static func style(_ text: String, _ key: String, stamps: Set<String>) throws -> Style {
         guard let style = Style(text) else {
-            throw BadRecord("properties.\(key): '\(text)' is not a colour or style: use \(Colour.forms), gradient(FROM,TO), "
+            throw BadRecord("properties.\(key): '\(MessageText.excerpt(text))' is not a colour or style: use \(Colour.forms), gradient(FROM,TO), "
                             + "sprite(NAME) or texture(NAME)" + colourNameSuggestion(text))
         }
         switch style {
         case .sprite(let name), .texture(let name):
             guard stamps.contains(name) else {
-                throw BadRecord("properties.\(key): no stamp '\(name)' was registered (give --stamp \(name)=IMAGE.png)")
+                throw BadRecord("properties.\(key): no stamp '\(MessageText.excerpt(name))' was registered (give --stamp \(MessageText.excerpt(name))=IMAGE.png)")
             }
         default: break
         }
@@ -162,7 +162,7 @@ package struct FeatureStyle: Equatable {
     }
 
     package static func notAColour(_ key: String, _ text: String) -> BadRecord {
-        BadRecord("properties.\(key): '\(text)' is not a colour: use \(Colour.forms)" + colourNameSuggestion(text))
+        BadRecord("properties.\(key): '\(MessageText.excerpt(text))' is not a colour: use \(Colour.forms)" + colourNameSuggestion(text))
     }
 
     /// "; did you mean 'gray'?" for a misspelt colour name.
@@ -180,13 +180,13 @@ package struct FeatureStyle: Equatable {
         if next == UInt8(ascii: "\"") {  // "5": ogr2ogr writes a CSV column as strings
             let text = try string(&scanner, key)
             guard let value = Double(text.trimmingSpaces()), value.isFinite, valid(value) else {
-                throw BadRecord("properties.\(key): \"\(text.prefix(40))\" is not \(what)")
+                throw BadRecord("properties.\(key): \"\(MessageText.excerpt(text))\" is not \(what)")
             }
             return value
         }
         guard let next, next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
             let bytes = try scanner.skipValue()
-            throw BadRecord("properties.\(key): \(String(decoding: scanner.bytes[bytes].prefix(40), as: UTF8.self)) is not \(what)")
+            throw BadRecord("properties.\(key): \(MessageText.excerpt(scanner.bytes[bytes])) is not \(what)")
         }
         let value = try scanner.number()
         guard value.isFinite, valid(value) else { throw BadRecord("properties.\(key): \(number: value) is not \(what)") }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import JSONBytes
+import Geometry
 
 /// A record that could not be processed: reported on stderr and, with `--rejects`, kept whole.
 struct RecordFailure {
@@ -166,9 +167,11 @@ struct ChunkProcessor: Sendable {
 }
 
 extension RecordFailure {
-    /// `features[3]: problem` for a feature of a collection.
+    /// `features[3]: problem` for a feature of a collection. Every record's message, on standard
+    /// error and in the rejects, is made here, so this is where it is made one line.
     static func naming(_ feature: Int?, _ message: String) -> String {
-        feature.map { "features[\($0)]: \(message)" } ?? message
+        let message = MessageText.oneLine(message)
+        return feature.map { "features[\($0)]: \(message)" } ?? message
     }
 }
 

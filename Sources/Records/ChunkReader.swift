@@ -72,7 +72,8 @@ final class ChunkReader {
     var chunkSize: Int
 
     private var paths: [String]
-    private var fd: Int32 = -1
+    /// The input being read, nil between inputs.
+    private var input: InputSource?
     private var source = ""
     private var line = 1
     private var delimiter: UInt8?
@@ -82,11 +83,14 @@ final class ChunkReader {
     private var document: DocumentState?
     private var startsFile = false
     private var leftover: [UInt8] = []
-    private(set) var bytesRead = 0
+    /// Bytes read from the inputs before the current one.
+    private var bytesBefore = 0
+    /// Bytes read from the inputs themselves (compressed ones for gzip), for progress.
+    var bytesRead: Int { bytesBefore + (input?.consumed ?? 0) }
 
     private var literal: (bytes: [UInt8], source: String)?
     /// An input in memory instead of files (tests and fuzzing), read as a file would be.
-    private var memory: (bytes: [UInt8], position: Int)?
+    private var memory: [UInt8]?
 
     init(paths: [String], readsJSON: Bool, chunkSize: Int = ChunkReader.firstChunkSize) {
         self.paths = paths.reversed()
@@ -99,16 +103,7 @@ final class ChunkReader {
     /// Reads `bytes` as if they were a file named `<memory>`.
     convenience init(memory bytes: [UInt8], readsJSON: Bool) {
         self.init(paths: ["<memory>"], readsJSON: readsJSON)
-        memory = (bytes, 0)
-    }
-
-    /// read(2) on the current input.
-    private func readInput(_ destination: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
-        guard let (bytes, position) = memory else { return read(fd, destination, count) }
-        let taken = min(count, bytes.count - position)
-        bytes.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + position, count: taken) }
-        memory!.position += taken
-        return taken
+        memory = bytes
     }
 
     /// Output per chunk that keeps memory flat: commands that write much more than they read
@@ -141,19 +136,40 @@ final class ChunkReader {
                          delimiter: UInt8(ascii: "\n"), startsFile: true)
         }
         while true {
-            if fd < 0 {
+            if input == nil {
                 guard let path = paths.popLast() else { return nil }
-                fd = memory != nil ? 0 : try ChunkReader.open(path)
                 source = ChunkReader.displayName(path)
+                let origin: InputSource.Origin = if let memory { .memory(memory) } else { .descriptor(try ChunkReader.open(path)) }
+                let opened = InputSource(origin, name: source)
+                input = opened
                 line = 1
                 delimiter = nil
                 document = nil
                 startsFile = true
+                if case .other(let message) = try opened.recognise(path: path) {
+                    endInput()
+                    return ChunkReader.problem(message, line: 1, source: source)
+                }
             }
             if let chunk = try readChunk() { return chunk }
-            if fd > 0 { close(fd) }
-            fd = -1
+            // The input has ended, maybe where its gzip data went wrong: say so once.
+            let problem = input!.problem
+            let problemLine = document?.splitter.line ?? line
+            endInput()
+            if let problem { return ChunkReader.problem(problem, line: problemLine, source: source) }
         }
+    }
+
+    private func endInput() {
+        bytesBefore += input!.consumed
+        input = nil
+        leftover.removeAll(keepingCapacity: true)
+    }
+
+    /// A chunk of one record that cannot be read, with what is wrong: an input in another format,
+    /// gzip data that is corrupt.
+    private static func problem(_ message: String, line: Int, source: String) -> Chunk {
+        Chunk(storage: ByteBuffer(capacity: 0), spans: [RecordSpan(range: 0..<0, line: line, problem: message)], source: source)
     }
 
     /// Reads until the buffer holds at least one delimiter (or the file ends); nil at end of file.
@@ -174,16 +190,20 @@ final class ChunkReader {
                 buffer = bigger
                 capacity *= 2
             }
-            let got = readInput(buffer + count, capacity - count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                let reason = systemReason()
+            let got: Int
+            do { got = try input!.read(buffer + count, capacity - count) } catch {
                 buffer.deallocate()
-                throw RunFailure("error reading '\(source)': \(reason)", status: .ioError)
+                throw error
             }
-            if got == 0 { atEnd = true }
+            if got == 0 {
+                atEnd = true
+                // gzip data that went wrong ends the text there, and the record it cut is dropped
+                // (the message about the data says what happened to it).
+                if input!.problem != nil {
+                    count = delimiter.flatMap { lastIndex(of: $0, in: buffer, count) }.map { $0 + 1 } ?? 0
+                }
+            }
             count += got
-            bytesRead += got
             if delimiter == nil {
                 guard let detected = detectFraming(buffer, count, atEnd: atEnd) else { continue }
                 guard let detected else {
@@ -266,23 +286,20 @@ final class ChunkReader {
             let state = document!
             if state.scanned == state.store.count {
                 if state.atEnd {
-                    state.store.withUnsafeBufferPointer { all in
-                        state.splitter.finish { add($0, all, base: state.storeBase, to: output, &spans) }
+                    // A document cut short by bad gzip data is told by that problem alone.
+                    if input!.problem == nil {
+                        state.store.withUnsafeBufferPointer { all in
+                            state.splitter.finish { add($0, all, base: state.storeBase, to: output, &spans) }
+                        }
                     }
                     break
                 }
                 let old = state.store.count
                 state.store.append(contentsOf: repeatElement(0, count: chunkSize))
-                var got = 0
-                repeat {
-                    got = state.store.withUnsafeMutableBufferPointer { readInput($0.baseAddress! + old, chunkSize) }
-                } while got < 0 && errno == EINTR
-                if got < 0 {
-                    let reason = systemReason()
-                    throw RunFailure("error reading '\(source)': \(reason)", status: .ioError)
+                let got = try state.store.withUnsafeMutableBufferPointer { buffer throws(RunFailure) in
+                    try input!.read(buffer.baseAddress! + old, chunkSize)
                 }
                 state.store.removeLast(chunkSize - got)
-                bytesRead += got
                 if got == 0 { state.atEnd = true }
             }
             state.store.withUnsafeBufferPointer { all in

@@ -1,12 +1,18 @@
 import Geometry
 
 /// How bad records are told on standard error: one line each (`geo CMD: FILE:LINE: problem`),
-/// a hint after the first of its kind, no more than `perKind` lines of one kind (then how many
-/// were not shown), and a count at the end.
+/// a hint after the first of its kind, no more than `perKind` lines of one kind from one file
+/// (then how many were not shown), and a count at the end.
 struct FailureReport {
     let command: String
     static let perKind = 100
-    private var counts: [String: Int] = [:]
+    /// A kind of problem in one input.
+    private struct Kind: Hashable, Comparable {
+        var source: String
+        var problem: String
+        static func < (a: Kind, b: Kind) -> Bool { (a.source, a.problem) < (b.source, b.problem) }
+    }
+    private var counts: [Kind: Int] = [:]
     private var hinted: Set<String> = []
     private(set) var total = 0
 
@@ -16,7 +22,7 @@ struct FailureReport {
     /// has had its share.
     mutating func lines(for failure: RecordFailure, source: String) -> String {
         total += 1
-        let kind = FailureReport.kind(of: failure.message)
+        let kind = Kind(source: source, problem: FailureReport.kind(of: failure.message))
         let seen = counts[kind, default: 0] + 1
         counts[kind] = seen
         guard seen <= FailureReport.perKind else { return "" }
@@ -35,7 +41,7 @@ struct FailureReport {
     func summary(records: Int) -> String {
         var text = ""
         for (kind, count) in counts.sorted(by: { $0.key < $1.key }) where count > FailureReport.perKind {
-            text += "geo \(command): \(count: count - FailureReport.perKind) more like \"\(kind)\" not shown\n"
+            text += "geo \(command): \(count: count - FailureReport.perKind) more like \"\(kind.problem)\" in \(kind.source) not shown\n"
         }
         if total > 0 {
             text += "geo \(command): \(count: total) of \(count: records) record\(records == 1 ? "" : "s") rejected\n"
@@ -43,30 +49,58 @@ struct FailureReport {
         return text
     }
 
-    /// A message with its particulars (numbers, quoted text) blanked: messages of one kind
-    /// share it.
+    /// What is wrong, without the particulars of one record: quoted text, excerpts of the
+    /// record (in brackets), numbers (hexadecimal ones too: `byte 0x8B`) and geometry type names
+    /// are blanked, so that a message's kind does not change with the bytes or the geometry it
+    /// quotes (a binary file would otherwise make a new kind of almost every line).
     static func kind(of message: String) -> String {
         var kind = ""
-        var quote: Character?
-        var lastWasDigit = false
-        for character in message {
-            if let open = quote {
-                if character == open { quote = nil; kind.append(character) }
-                continue
-            }
-            if character == "\"" || character == "'" {
-                quote = character
-                kind += "\(character)…"
-                continue
-            }
-            if character.isNumber {
-                if !lastWasDigit { kind.append("#") }
-                lastWasDigit = true
-                continue
-            }
-            lastWasDigit = false
-            kind.append(character)
+        var closing: [Character] = []
+        var word = ""
+        var lastWasNumber = false
+        func endWord() {
+            kind += geometryTypes.contains(word) ? "…" : word
+            word = ""
         }
+        var characters = message.makeIterator()
+        while let character = characters.next() {
+            if let close = closing.last {
+                // Inside quotes or an excerpt: only its end (or, in brackets, a nested one) counts.
+                if character == close {
+                    closing.removeLast()
+                    if closing.isEmpty { kind.append(character) }
+                } else if close != "\"" && close != "'", let nested = FailureReport.closing[character] {
+                    closing.append(nested)
+                }
+                continue
+            }
+            if character.isLetter && !lastWasNumber {
+                word.append(character)
+                continue
+            }
+            // An apostrophe (the Earth's) opens no quote.
+            let apostrophe = character == "'" && !word.isEmpty
+            endWord()
+            if !apostrophe, let close = FailureReport.closing[character] {
+                closing.append(close)
+                kind += "\(character)…"
+                lastWasNumber = false
+            } else if character.isNumber || (lastWasNumber && (character.isHexDigit || character == "x")) {
+                if !lastWasNumber { kind.append("#") }
+                lastWasNumber = true
+            } else {
+                lastWasNumber = false
+                kind.append(character)
+            }
+        }
+        endWord()
         return kind
     }
+
+    /// Quotes and brackets, and what ends them.
+    private static let closing: [Character: Character] = ["\"": "\"", "'": "'", "[": "]", "{": "}"]
+
+    private static let geometryTypes: Set<String> = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+    ]
 }

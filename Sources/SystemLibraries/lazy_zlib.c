@@ -1,5 +1,6 @@
-// zlib (libz), loaded on first use, so that only the commands that write PNG pictures load it:
-// see lazy_library.h. geo's PNG encoder (Drawing/PNGEncoder.swift) is its only caller. cairo's
+// zlib (libz), loaded on first use, so that only the runs that write PNG pictures or read gzip
+// input load it: see lazy_library.h. geo's PNG encoder (Drawing/PNGEncoder.swift) deflates,
+// the reader of gzip input (Records/GzipDecoder.swift) inflates. cairo's
 // libpng, which uses zlib too, binds to libz itself: these wrappers are hidden, so no call of
 // libpng's ever reaches them.
 // The header's own export macro, set to hidden: these wrappers stay inside the executable.
@@ -19,3 +20,8 @@ FORWARD(int, deflateEnd, (z_streamp stream), (stream))
 FORWARD(int, deflateInit2_, (z_streamp stream, int level, int method, int windowBits, int memLevel, int strategy,
                              const char *version, int streamSize),
         (stream, level, method, windowBits, memLevel, strategy, version, streamSize))
+FORWARD(int, inflate, (z_streamp stream, int flush), (stream, flush))
+FORWARD(int, inflateEnd, (z_streamp stream), (stream))
+FORWARD(int, inflateReset, (z_streamp stream), (stream))
+FORWARD(int, inflateInit2_, (z_streamp stream, int windowBits, const char *version, int streamSize),
+        (stream, windowBits, version, streamSize))

@@ -29,7 +29,8 @@ def lines(err):
     (["length"], b"_p~iF~ps|U_ulLnnqC_mqNvxq`@\n", "use --from polyline"),
     (["length"], b"51.5,-0.12 48.85,2.35\n", "use --from latlng"),
     (["decode"], b'{"type":"Feature","properties":{"p":"_p~iF~ps|U"},"geometry":null}\n', "use --field NAME"),
-    (["length"], b"\x1f\x8b\x08\x00\x00\x00\x00\x00\n", "gzip"),
+    # gzip bytes after text (`cat a.ndjson b.gz`): a file that is gzip from its start is read.
+    (["length"], b'{"type":"Point","coordinates":[0,0]}\n\x1f\x8b\x08\x00\x00\x00\x00\x00\n', "gzip"),
 ])
 def test_the_first_failure_of_a_kind_gets_a_hint(args, data, hint):
     rc, _, err = run_full(args, data * 3)

@@ -218,8 +218,11 @@ def test_example_bbox_plugin(tmp_path):
     result = subprocess.run([GEO, "bbox", str(REPO / "examples/routes.ndjson")], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     import json
-    first = json.loads(result.stdout.splitlines()[0])
-    assert first["bbox"] == [-126.453, 38.5, -120.2, 43.252]
+    boxes = {record["id"]: record["bbox"] for record in map(json.loads, result.stdout.splitlines())}
+    assert boxes["maps"] == [-126.453, 38.5, -120.2, 43.252]
+    # Fiji's path crosses the antimeridian: the smallest box runs from 179.7 east across ±180 to
+    # -179.6, so west > east (RFC 7946, 5.2), not the whole world from -179.9 to 179.7.
+    assert boxes["across"] == [179.7, -17.1, -179.6, -16.77]
     assert subprocess.run([GEO, "bbox", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo bbox")
 
 

@@ -187,12 +187,16 @@ public enum Dispatcher {
             name: "geo", version: version, date: "December 2, 2026",
             summary: "the geometry of map SDK shapes for shell pipelines",
             discussion: """
-            geo brings the geometry behind the Google Maps SDK's shapes (encoded paths, geodesic \
-            lengths, interpolation, circles, style spans) to shell pipelines, computed exactly on the \
+            geo brings the geometry behind the Google Maps SDK's shapes to shell pipelines: encoded \
+            paths (encode, decode), geodesic lengths (length), points along paths (interpolate), \
+            circles (circle-to-polygon), style spans (spans), areas (area), where points lie on paths \
+            and in polygons (locate), pictures (render) and map tiles (tiles), computed exactly on the \
             WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
 
-            Each command is a filter: newline-delimited GeoJSON (or encoded polylines) in, one record \
-            per line out, streaming, so that geo decode | geo length | jq works on inputs of any size.
+            Each command but render and tiles is a filter: newline-delimited GeoJSON (or encoded \
+            polylines) in, one record per line out, streaming, so that geo decode | geo length | jq \
+            works on inputs of any size. render and tiles read the same records and draw them, as one \
+            picture or as a pyramid of map tiles.
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
             FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \

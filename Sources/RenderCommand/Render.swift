@@ -83,7 +83,8 @@ public struct Render: GeoCommand {
         pixels, an unknown --projection, ...); nothing was read or written. 65: some records were \
         bad (each reported on standard error as geo render: FILE:LINE: problem, then a count: an \
         unknown colour or stamp, a style that is not a number, ...); the picture is still written \
-        from the others. 66: an input file or a --stamp image cannot be opened. 73: the picture's \
+        from the others. 66: an input file or a --stamp image cannot be opened. \
+        \(CommandDescription.missingLibraryStatus) 73: the picture's \
         file cannot be created. 74: a read or a write failed part way (a full disk, say). The \
         picture is written to a temporary file beside FILE and renamed into place: after a \
         failure, or a signal, no partial file is left behind, and an existing FILE is untouched.

@@ -67,7 +67,7 @@ public struct Tiles: GeoCommand {
         --tile outside --zoom, -o missing); nothing was read or written. 65: some records were \
         bad (each reported on standard error as geo tiles: FILE:LINE: problem, then a count); \
         the tiles are still drawn from the others. 66: an input file or a --stamp image cannot \
-        be opened. 73: OUT exists and --force was not given (nothing is written), or it cannot \
+        be opened. \(CommandDescription.missingLibraryStatus) 73: OUT exists and --force was not given (nothing is written), or it cannot \
         be created. 74: a read or a write failed part way. Each tile is written beside its name \
         and renamed into place, and an MBTiles file is written to a temporary file renamed when \
         the run ends: after a failure, or a signal, no half-written tile or MBTiles file is left.

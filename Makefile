@@ -67,7 +67,7 @@ docs:
 demo:
 	"$(BINDIR)/geo" decode examples/routes.polyline \
 		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
-	"$(BINDIR)/geo" encode --to json examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
+	"$(BINDIR)/geo" encode --to geojson examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
 
 ## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
 ## and end-to-end tests of the release binary (pytest)

@@ -272,7 +272,7 @@ public enum Dispatcher {
                     + "126 or 127 when the plugin cannot be run (see PLUGINS)."),
             ],
             examples: [
-                Example("geo decode routes.txt | geo length | jq .properties.length_m", "The length of every route on WGS84."),
+                Example("geo decode examples/routes.polyline | geo length | jq .properties.length_m", "The length of every route on WGS84."),
                 Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000", "A 5 km circle around San Francisco."),
                 Example("geo commands", "The built-in commands and the plugins on this machine."),
             ])

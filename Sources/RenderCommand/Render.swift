@@ -71,11 +71,11 @@ public struct Render: GeoCommand {
         options: [output, format, size, bbox, padding, projection] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
-            Example("geo decode route.txt | geo spans --style red --style blue --length 1000 | geo render -o route.png",
+            Example("geo decode examples/routes.polyline | geo spans --style red --style blue --length 1000 | geo render -o routes.png",
                     "A route in red and blue every kilometre, as a PNG."),
-            Example("geo render --projection '+proj=ortho +lat_0=30 +lon_0=150' --geodesic --graticule 15 -o flights.pdf flights.ndjson",
+            Example("geo render --projection '+proj=ortho +lat_0=30 +lon_0=150' --geodesic --graticule 15 -o flights.pdf examples/flights.ndjson",
                     "Flights as geodesics on a globe, with meridians and parallels every 15 degrees."),
-            Example("geo spans --style 'texture(rail)' --length 500 line.ndjson | geo render --stamp rail=rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
+            Example("geo spans --style 'texture(rail)' --length 500 examples/routes.ndjson | geo render --stamp rail=examples/rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
                     "A line drawn with a tiled image, in a fixed view of London."),
         ],
         exitStatus: """

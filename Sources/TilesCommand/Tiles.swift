@@ -53,13 +53,13 @@ public struct Tiles: GeoCommand {
         options: [output, zoom, scale, bbox, tile, empty, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
-            Example("geo tiles --zoom 0-12 -o tiles routes.ndjson",
-                    "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 12."),
-            Example("geo decode trips.txt | geo tiles --zoom 0-14 --scale 2 -o trips.mbtiles",
+            Example("geo tiles --zoom 0-10 -o tiles examples/routes.ndjson",
+                    "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 10."),
+            Example("geo decode examples/routes.polyline | geo tiles --zoom 0-10 --scale 2 -o routes.mbtiles",
                     "Decoded polylines as retina tiles in one MBTiles file."),
-            Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe countries.ndjson",
+            Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe examples/routes.ndjson",
                     "Europe's tiles, with a page to look at them: open europe/index.html."),
-            Example("parallel geo tiles --zoom 3-14 --tile 3/{} -o part-{#} routes.ndjson ::: 4/2 4/3 5/2",
+            Example("parallel geo tiles --zoom 3-10 --tile 3/{} -o part-{#} examples/routes.ndjson ::: 4/2 4/3 5/2",
                     "One subtree per job; copying the part directories into one makes the pyramid."),
         ],
         exitStatus: """

@@ -7,6 +7,7 @@ running `segments]` as a command for `geo spans --span`, bash splitting file nam
 fish offering nothing after `geo help`. Each shell is skipped, with the reason, when it (or tmux)
 is not installed; every wait is bounded, so a shell that misbehaves fails a test, never hangs it.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -307,3 +308,37 @@ def test_completed_values_reach_geo_as_typed(request, workspace, shell):
     terminal.complete("geo spans --style gradi")
     screen = terminal.run_with("printf '<%s>\\n' ")
     assert "<gradient(>" in screen, screen
+
+
+# --- make install: where each shell finds the scripts by itself -------------------------------------
+
+@pytest.mark.parametrize("prefix", ["/usr/local", "HOME/.local"])
+def test_fish_loads_the_installed_script_with_xdg_data_dirs_unset(tmp_path, prefix):
+    """A plain fish (over ssh, in tmux: XDG_DATA_DIRS unset) reads vendor completions only from
+    its own folder and the user's, never from /usr/local/share. `make install` must put geo.fish
+    in one of those, and a real fish must complete from it. PREFIX=$HOME/.local installs into a
+    temporary HOME; /usr/local under a DESTDIR, which fish is shown at the real path through a
+    private bind mount (root only)."""
+    need("fish", "make")
+    home = tmp_path / "home"
+    home.mkdir()
+    dest = tmp_path / "dest" if prefix == "/usr/local" else Path("/")
+    prefix = prefix.replace("HOME", str(home))
+    install = subprocess.run(["make", "-s", "install", f"DESTDIR={'' if dest == Path('/') else dest}",
+                              f"PREFIX={prefix}", f"HOME={home}", f"RELEASE_BIN={GEO}", "-o", GEO],
+                             cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert install.returncode == 0, install.stderr
+    [script] = (dest if dest != Path("/") else home).rglob("geo.fish")
+    folder = "/" + str(script.parent.relative_to(dest))
+    env = {"PATH": f"{Path(GEO).parent}:/usr/bin:/bin", "HOME": str(home), "TERM": "dumb"}  # no XDG_*
+    looks = subprocess.run(["fish", "-c", "string join \\n -- $fish_complete_path"], env=env,
+                           capture_output=True, text=True, timeout=TIMEOUT).stdout.split()
+    assert folder in looks, f"make install put geo.fish in {folder}; fish with XDG_DATA_DIRS unset reads {looks}"
+    fish = "fish -c \"complete -C 'geo len'\""
+    if dest != Path("/"):
+        if shutil.which("unshare") is None or os.geteuid() != 0:
+            pytest.skip("needs root and unshare to show fish the installed folder at its real path")
+        fish = f"mount --bind {script.parent} {folder} || exit 99; exec {fish}"
+    completed = subprocess.run(["unshare", "-m", "bash", "-c", fish] if dest != Path("/") else ["bash", "-c", fish],
+                               env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert completed.stdout.split("\t")[0].strip() == "length", (completed.stdout, completed.stderr)

@@ -80,6 +80,9 @@ public struct OptionSpec: Sendable {
     /// Words that completions offer for a free-text value, which still takes any text:
     /// `--style` suggests the named colours but also takes `#RRGGBB` and `gradient(FROM,TO)`.
     public var suggestions: [String] = []
+    /// For a file: the extensions completions offer (with directories), the formats geo writes
+    /// (`render -o`: png, pdf, svg); empty, any file.
+    public var fileExtensions: [String] = []
     public var help: String
     /// Old spellings still read, for scripts written before a rename, and never shown (help,
     /// man pages and completions read `long` and `short` only).

@@ -90,7 +90,7 @@ public struct Render: GeoCommand {
         failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
         """)
 
-    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
+    static let output = Option(file: "output", short: "o", extensions: ImageFormat.allCases.map(\.rawValue), help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")

@@ -78,7 +78,7 @@ public struct Tiles: GeoCommand {
     public static let sampleArguments = [["--zoom", "0-2", "--force", "-o", "/tmp/geo-tiles-sample"],
                                          ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
 
-    static let output = Option(file: "output", short: "o", help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
     static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
     static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
     static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)

@@ -106,6 +106,8 @@ def workspace(tmp_path):
     (work / "data dir").mkdir()
     (work / "data dir" / "inner.ndjson").write_text("")
     (work / "tracks").mkdir()
+    for name in ("picture.png", "picture.txt", "world.mbtiles", "world.png"):  # for -o's formats
+        (work / name).write_text("")
     home = tmp_path / "home"
     home.mkdir()
     plugins = tmp_path / "plugins"
@@ -245,6 +247,17 @@ CASES = {
     "fish-kind-values-without-description": ("fish", "geo length --kind ", "geo length --kind",
                                              ["geodesic", "rhumb", "projected"], ["How edges run"]),
 
+    # -o offers directories and the formats the command writes: render's pictures, tiles'
+    # MBTiles (a directory is its other output); any file for the streaming commands.
+    "zsh-render-output-pictures": ("zsh", "geo render -o pic", "geo render -o picture.png", [], ["picture.txt"]),
+    "zsh-render-output-directory": ("zsh", "geo render -o tr", "geo render -o tracks/", [], []),
+    "zsh-tiles-output-mbtiles": ("zsh", "geo tiles -o wor", "geo tiles -o world.mbtiles", [], ["world.png"]),
+    "zsh-length-output-any-file": ("zsh", "geo length -o picture.t", "geo length -o picture.txt", [], []),
+    "fish-render-output-pictures": ("fish", "geo render -o pic", "geo render -o picture.png", [], ["picture.txt"]),
+    "fish-render-output-directory": ("fish", "geo render -o tr", "geo render -o tracks/", [], []),
+    "fish-tiles-output-mbtiles": ("fish", "geo tiles -o wor", "geo tiles -o world.mbtiles", [], ["world.png"]),
+    "fish-length-output-any-file": ("fish", "geo length -o picture.t", "geo length -o picture.txt", [], []),
+
     # --style offers the style functions; zsh and bash add no space after the parenthesis
     # (fish always adds one).
     "zsh-style-offers-functions": ("zsh", "geo spans --style gradi", r"geo spans --style gradient\(", [], []),
@@ -342,3 +355,39 @@ def test_fish_loads_the_installed_script_with_xdg_data_dirs_unset(tmp_path, pref
     completed = subprocess.run(["unshare", "-m", "bash", "-c", fish] if dest != Path("/") else ["bash", "-c", fish],
                                env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert completed.stdout.split("\t")[0].strip() == "length", (completed.stdout, completed.stderr)
+
+
+# --- what the menus show ------------------------------------------------------------------------
+
+def option_descriptions(shell):
+    """The description beside each option in the generated script: fish's -d of an option, the
+    [...] of each zsh _arguments spec."""
+    if shell == "fish":
+        text = (REPO / "completions/geo.fish").read_text()
+        found = re.findall(r"^complete .* -l \S+.* -d '((?:[^'\\]|\\.)*)'$", text, re.M)
+    else:
+        text = (REPO / "completions/_geo").read_text()
+        found = re.findall(r"^ {16}'[^\[]*?(?<!\\)\[((?:[^\]\\]|\\.)*)\]", text, re.M)
+    return [re.sub(r"\\(.)", r"\1", d.replace("'\\''", "'")) for d in found]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_option_descriptions_fit_a_terminal(shell):
+    """The first sentence of a help text ran to 175 columns beside the option; cut, it fits."""
+    descriptions = option_descriptions(shell)
+    assert len(descriptions) > 100
+    assert [d for d in descriptions if len(d) > 80] == []
+    assert "How edges run and are measured" in descriptions  # cut where its first clause ends
+
+
+def test_command_descriptions_are_written_alike():
+    """Beside each command in the menus: the built-ins' summaries and the dispatcher's own words
+    (help, commands, completion) alike, lower case and without a full stop."""
+    listed = subprocess.run([GEO, "commands"], capture_output=True, text=True, check=True).stdout
+    summaries = dict(line.split("\t", 1) for line in listed.splitlines())
+    fish = (REPO / "completions/geo.fish").read_text()
+    summaries.update(re.findall(r"-n __fish_use_subcommand -a ([\w-]+) -d '([^']*)'", fish))
+    assert {"help", "commands", "completion"} <= set(summaries)
+    wrong = {word: text for word, text in summaries.items()
+             if text.endswith(".") or (text[0].isupper() and not text.startswith("GMS"))}
+    assert wrong == {}

@@ -2,6 +2,16 @@
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
+# fish reads completions by itself from its own vendor folder (/usr/share/fish/vendor_completions.d
+# on Debian, as pkg-config says) and from ~/.local/share/fish/vendor_completions.d, but from
+# $(PREFIX)/share/fish/vendor_completions.d only when XDG_DATA_DIRS names $(PREFIX)/share, which a
+# plain fish over ssh or in tmux does not have. So geo.fish goes where fish looks with
+# XDG_DATA_DIRS unset: the user's folder for PREFIX=$HOME/.local, fish's own otherwise.
+ifeq ($(PREFIX),$(HOME)/.local)
+FISHDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+else
+FISHDIR ?= $(or $(shell pkg-config --variable completionsdir fish 2>/dev/null),/usr/share/fish/vendor_completions.d)
+endif
 SWIFT ?= swift
 PYTHON ?= python3
 # Root installs directly; anyone else goes through sudo for the system packages.
@@ -41,17 +51,17 @@ $(RELEASE_BIN): Package.swift $(shell find Sources -type f)
 ## install: geo, its man pages and its bash/zsh/fish completions under $(PREFIX) (default /usr/local)
 install: $(RELEASE_BIN)
 	install -d "$(BINDIR)" "$(SHAREDIR)/man/man1" "$(SHAREDIR)/bash-completion/completions" \
-		"$(SHAREDIR)/zsh/site-functions" "$(SHAREDIR)/fish/vendor_completions.d"
+		"$(SHAREDIR)/zsh/site-functions" "$(DESTDIR)$(FISHDIR)"
 	install -m 755 $(RELEASE_BIN) "$(BINDIR)/geo"
 	install -m 644 man/man1/*.1 "$(SHAREDIR)/man/man1/"
 	install -m 644 completions/geo.bash "$(SHAREDIR)/bash-completion/completions/geo"
 	install -m 644 completions/_geo "$(SHAREDIR)/zsh/site-functions/_geo"
-	install -m 644 completions/geo.fish "$(SHAREDIR)/fish/vendor_completions.d/geo.fish"
+	install -m 644 completions/geo.fish "$(DESTDIR)$(FISHDIR)/geo.fish"
 
 uninstall:
 	rm -f "$(BINDIR)/geo" "$(SHAREDIR)"/man/man1/geo.1 "$(SHAREDIR)"/man/man1/geo-*.1 \
 		"$(SHAREDIR)/bash-completion/completions/geo" "$(SHAREDIR)/zsh/site-functions/_geo" \
-		"$(SHAREDIR)/fish/vendor_completions.d/geo.fish"
+		"$(DESTDIR)$(FISHDIR)/geo.fish"
 
 ## deb: the Debian package dist/geo_<version>_<arch>.deb (DIST=folder for another place), from
 ## the release binary: no Swift toolchain needed where it is installed (packaging/build-deb.sh)
@@ -67,7 +77,7 @@ docs:
 demo:
 	"$(BINDIR)/geo" decode examples/routes.polyline \
 		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
-	"$(BINDIR)/geo" encode --to json examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
+	"$(BINDIR)/geo" encode --to geojson examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
 
 ## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
 ## and end-to-end tests of the release binary (pytest)

@@ -34,11 +34,11 @@ public struct Area: StreamingCommand {
         """,
         options: [field, signed] + GeodesyOptions.options + PathInputFormat.options + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
-            Example("geo area parcels.geojson | jq .properties.area_m2",
-                    "The area of each parcel on WGS84, holes subtracted, in square metres."),
-            Example("geo area --sphere 6371009 --signed zones.ndjson",
+            Example("geo area examples/parks.geojson | jq .properties.area_m2",
+                    "The area of each park on WGS84, holes subtracted, in square metres."),
+            Example("geo area --sphere 6371009 --signed examples/parks.geojson",
                     "Areas as the Maps SDK computes them, with the signed area of the rings as given."),
-            Example("geo area --kind rhumb --from polyline --field km2_rhumb boundaries.txt",
+            Example("geo area --kind rhumb --from polyline --field area_rhumb_m2 examples/routes.polyline",
                     "The area inside each encoded path, its edges rhumb lines."),
         ])
 

@@ -38,7 +38,7 @@ public struct CircleToPolygon: StreamingCommand {
         examples: [
             Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000",
                     "A 5 km circle around San Francisco as a 64-vertex Polygon Feature."),
-            Example("geo circle-to-polygon --radius-field range_m --tolerance 1 stations.geojsonl",
+            Example("geo circle-to-polygon --radius-field range_m --tolerance 1 examples/stations.ndjson",
                     "A coverage circle per station, within 1 m of the true circle."),
             Example("geo circle-to-polygon --center 89,0 --radius 500000 | ogrinfo -al /vsistdin/",
                     "A cap around the North Pole, read by GDAL."),

@@ -30,9 +30,9 @@ public struct Decode: StreamingCommand {
         examples: [
             Example("echo '_p~iF~ps|U_ulLnnqC_mqNvxq`@' | geo decode",
                     "Prints a LineString Feature through (38.5,-120.2), (40.7,-120.95), (43.252,-126.453)."),
-            Example("geo decode -p6 < osrm-routes.txt | geo length | jq .properties.length_m",
+            Example("geo decode -p6 < examples/routes.polyline6 | geo length | jq .properties.length_m",
                     "Decodes polyline6 routes and measures them on the WGS84 ellipsoid."),
-            Example("geo decode --field polyline trips.ndjson > trips.geojsonl",
+            Example("geo decode --field polyline examples/trips.ndjson > trips.geojsonl",
                     "Replaces each trip's geometry by the path in its properties.polyline."),
         ])
 

@@ -31,12 +31,13 @@ public enum Completions {
     }
 
     /// The words the dispatcher itself takes besides the commands, with what they do.
+    /// Shown beside the commands' summaries, so written as they are: lower case, no full stop.
     static let dispatcherWords = [
-        ("help", "Describe a command"),
-        ("commands", "List the built-in commands and the plugins"),
+        ("help", "describe a command"),
+        ("commands", "list the built-in commands and the plugins"),
         completionWord,
     ]
-    static let completionWord = ("completion", "Print the completion script for bash, zsh or fish")
+    static let completionWord = ("completion", "print the completion script for bash, zsh or fish")
 
     static func header(_ program: ProgramDescription, _ shell: String, loading: String) -> String {
         "# \(shell) completion for \(program.name) \(program.version), printed by '\(program.name) completion \(shell)'.\n"
@@ -63,11 +64,30 @@ public enum Completions {
         command.options.flatMap(spellings) + ["-h", "--help"]
     }
 
+    /// The widest description beside an option, so that a line of a completion menu fits a
+    /// terminal: zsh and fish show it after the option's spellings.
+    static let summaryWidth = 80
+
     /// An option's help as a one-line description: its first sentence (which may hold dots, as
-    /// in properties.cumulative_m), without the full stop.
+    /// in properties.cumulative_m), without the full stop. A longer sentence is cut where its first
+    /// clause ends (a colon, semicolon or parenthesis), unless that leaves too little to say what
+    /// the option is; else after a word, with an ellipsis.
     static func summary(_ text: String) -> String {
-        let sentence = ManPage.sentences(text).first ?? text
-        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        var sentence = ManPage.sentences(text).first ?? text
+        if sentence.hasSuffix(".") { sentence.removeLast() }
+        guard sentence.count > summaryWidth else { return sentence }
+        let clauseEnd = sentence.indices.first { index in
+            [": ", "; ", " ("].contains { sentence[index...].hasPrefix($0) }
+        }
+        if let clauseEnd, (20...summaryWidth).contains(sentence.distance(from: sentence.startIndex, to: clauseEnd)) {
+            return String(sentence[..<clauseEnd])
+        }
+        var cut = ""
+        for word in sentence.split(separator: " ") {
+            guard cut.count + word.count + 2 <= summaryWidth else { break }  // a space and the ellipsis
+            cut += cut.isEmpty ? String(word) : " " + word
+        }
+        return cut + "…"
     }
 
     // MARK: bash
@@ -195,6 +215,14 @@ public enum Completions {
         }.joined().replacingOccurrences(of: "'", with: "'\\''")
     }
 
+    /// _files, or, for a file of the formats geo writes, _files -g, which offers those files and
+    /// every directory.
+    static func zshFiles(_ option: OptionSpec) -> String {
+        let extensions = option.fileExtensions
+        guard !extensions.isEmpty else { return "_files" }
+        return "_files -g \"*.\(extensions.count == 1 ? extensions[0] : "(" + extensions.joined(separator: "|") + ")")\""
+    }
+
     static func zsh(_ program: ProgramDescription) -> String {
         let name = program.name
         var script = "#compdef \(name)\n"
@@ -253,7 +281,7 @@ public enum Completions {
                 var action = ""
                 if option.takesValue {
                     if let words = values(option) { action = ":\(option.long):_\(name)_values -- \(words.map(zshWord).joined(separator: " "))" }
-                    else if takesFile(option) { action = ":\(option.long):_files" }
+                    else if takesFile(option) { action = ":\(option.long):" + zshFiles(option) }
                     else { action = ":\(zshMessage(option.valueName.lowercased())): " }
                 }
                 let repeatable = option.repeatable ? "*" : ""
@@ -311,6 +339,13 @@ public enum Completions {
             set -q words[2]; and contains -- $words[2] $argv
         end
 
+        # Directories, and the files whose names end in .EXTENSION for one of the arguments: what
+        # -o can write. Each with an empty description, so that the option's is not shown after it.
+        function __\(name)_files_ending
+            set -l files (complete -C "__fish_command_without_completions "(commandline -ct))
+            string match -r -- '^[^\\t]*(?:/|\\.(?:'(string join '|' -- $argv)'))(?=\\t|$)' $files | string replace -r '$' '\\t'
+        end
+
         # Whether the command is a plugin: a word that is not an option, a built-in or a helper.
         function __\(name)_plugin
             set -l words (commandline -opc)
@@ -344,7 +379,10 @@ public enum Completions {
                     if let words = values(option) {
                         line += " -x -a '\(fishText("(printf \"%s\\t\\n\" " + words.map(fishDoubleQuoted).joined(separator: " ") + ")"))'"
                     }
-                    else if takesFile(option) { line += " -r -F" }
+                    else if takesFile(option) {
+                        line += option.fileExtensions.isEmpty ? " -r -F"
+                            : " -x -a '(__\(name)_files_ending \(option.fileExtensions.joined(separator: " ")))'"
+                    }
                     else { line += " -x" }
                 }
                 script += line + " -d '\(fishText(summary(option.help)))'\n"

@@ -61,10 +61,8 @@ public enum ManPage {
         that is also an input; nothing was read or written. 65: some records were bad (each \
         reported on standard error as geo COMMAND: FILE:LINE: problem, then a count), or one \
         would make more than geo's limit of 1,000,000 positions. 66: an input file cannot be \
-        opened (checked for every input before anything is read). 69: a library geo loads when \
-        it first needs it is missing: PROJ (libproj25) for the commands that measure, project or \
-        walk edges, cairo (libcairo2) for render; encode and decode need neither. 73: an output \
-        file cannot be created. 74: a read failed part way through an input, or a write failed \
+        opened (checked for every input before anything is read). \(CommandDescription.missingLibraryStatus) \
+        73: an output file cannot be created. 74: a read failed part way through an input, or a write failed \
         (a full disk, say); what was written stays. A reader that closes the pipe early ends geo quietly, as \
         SIGPIPE does.
         """

@@ -34,8 +34,8 @@ public struct Encode: StreamingCommand {
         examples: [
             Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-120.2,38.5],[-120.95,40.7],[-126.453,43.252]]}' | geo encode",
                     "Prints _p~iF~ps|U_ulLnnqC_mqNvxq`@, the polyline of the three points."),
-            Example("geo encode --to-precision 6 routes.ndjson > routes.polyline6", "Encodes at precision 6 for OSRM or Valhalla."),
-            Example("geo encode --to geojson areas.ndjson | jq -r '.properties.holes[]'",
+            Example("geo encode --to-precision 6 examples/routes.ndjson > routes.polyline6", "Encodes at precision 6 for OSRM or Valhalla."),
+            Example("geo encode --to geojson examples/parks.geojson | jq -r '.properties.holes[]?'",
                     "Keeps each Feature and lists the holes of its polygons."),
         ])
 

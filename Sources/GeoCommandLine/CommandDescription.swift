@@ -25,6 +25,15 @@ public struct CommandDescription: Sendable {
         self.examples = examples
     }
 
+    /// Exit status 69, which any command may end with, for every man page's EXIT STATUS (the
+    /// commands with statuses of their own included): a C library geo loads on first use is missing.
+    public static let missingLibraryStatus = """
+        69: a library geo loads when it first needs it is missing: PROJ (libproj25) for the \
+        commands that measure, project or walk edges, cairo (libcairo2) for render and tiles, \
+        SQLite (libsqlite3-0) for tiles' MBTiles files, zlib (zlib1g) for PNG pictures; encode and \
+        decode need none of them.
+        """
+
     public func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
 
     /// The option a name given on the command line means: its own, or an old spelling of it.
@@ -71,6 +80,9 @@ public struct OptionSpec: Sendable {
     /// Words that completions offer for a free-text value, which still takes any text:
     /// `--style` suggests the named colours but also takes `#RRGGBB` and `gradient(FROM,TO)`.
     public var suggestions: [String] = []
+    /// For a file: the extensions completions offer (with directories), the formats geo writes
+    /// (`render -o`: png, pdf, svg); empty, any file.
+    public var fileExtensions: [String] = []
     public var help: String
     /// Old spellings still read, for scripts written before a rename, and never shown (help,
     /// man pages and completions read `long` and `short` only).

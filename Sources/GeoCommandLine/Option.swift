@@ -104,9 +104,12 @@ extension Option where Value == String {
         self.init(spec) { text in text }
     }
 
-    /// A file name ("-" for standard input or output, where the option says so).
-    public init(file long: String, short: Character? = nil, help: String) {
-        self.init(OptionSpec(long, short: short, value: .file, help: help)) { text in text }
+    /// A file name ("-" for standard input or output, where the option says so); completions
+    /// offer directories and the files ending in `extensions` (any file when there are none).
+    public init(file long: String, short: Character? = nil, extensions: [String] = [], help: String) {
+        var spec = OptionSpec(long, short: short, value: .file, help: help)
+        spec.fileExtensions = extensions
+        self.init(spec) { text in text }
     }
 }
 

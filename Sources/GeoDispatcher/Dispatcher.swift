@@ -187,12 +187,16 @@ public enum Dispatcher {
             name: "geo", version: version, date: "December 2, 2026",
             summary: "the geometry of map SDK shapes for shell pipelines",
             discussion: """
-            geo brings the geometry behind the Google Maps SDK's shapes (encoded paths, geodesic \
-            lengths, interpolation, circles, style spans) to shell pipelines, computed exactly on the \
+            geo brings the geometry behind the Google Maps SDK's shapes to shell pipelines: encoded \
+            paths (encode, decode), geodesic lengths (length), points along paths (interpolate), \
+            circles (circle-to-polygon), style spans (spans), areas (area), where points lie on paths \
+            and in polygons (locate), pictures (render) and map tiles (tiles), computed exactly on the \
             WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
 
-            Each command is a filter: newline-delimited GeoJSON (or encoded polylines) in, one record \
-            per line out, streaming, so that geo decode | geo length | jq works on inputs of any size.
+            Each command but render and tiles is a filter: newline-delimited GeoJSON (or encoded \
+            polylines) in, one record per line out, streaming, so that geo decode | geo length | jq \
+            works on inputs of any size. render and tiles read the same records and draw them, as one \
+            picture or as a pyramid of map tiles.
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
             FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \
@@ -268,7 +272,7 @@ public enum Dispatcher {
                     + "126 or 127 when the plugin cannot be run (see PLUGINS)."),
             ],
             examples: [
-                Example("geo decode routes.txt | geo length | jq .properties.length_m", "The length of every route on WGS84."),
+                Example("geo decode examples/routes.polyline | geo length | jq .properties.length_m", "The length of every route on WGS84."),
                 Example("geo circle-to-polygon --center 37.7749,-122.4194 --radius 5000", "A 5 km circle around San Francisco."),
                 Example("geo commands", "The built-in commands and the plugins on this machine."),
             ])

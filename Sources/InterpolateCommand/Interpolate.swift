@@ -48,9 +48,9 @@ public struct Interpolate: StreamingCommand {
         examples: [
             Example("echo '{\"type\":\"LineString\",\"coordinates\":[[-122.4194,37.7749],[-74.006,40.7128]]}' | geo interpolate --fraction 0.5",
                     "The geodesic midpoint of San Francisco and New York on WGS84."),
-            Example("geo interpolate --every 1000 --from polyline route.txt",
+            Example("geo interpolate --every 1000 --from polyline examples/routes.polyline",
                     "A point every kilometre along each route, and its end."),
-            Example("geo interpolate --densify 50000 flights.ndjson > flights-drawable.ndjson",
+            Example("geo interpolate --densify 50000 examples/flights.ndjson > flights-drawable.ndjson",
                     "Geodesic flight paths that draw as curves on a Web Mercator map."),
         ])
 

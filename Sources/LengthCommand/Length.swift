@@ -29,11 +29,11 @@ public struct Length: StreamingCommand {
         """,
         options: [field, cumulative] + GeodesyOptions.options + PathInputFormat.options + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
-            Example("geo decode routes.txt | geo length | jq .properties.length_m",
+            Example("geo decode examples/routes.polyline | geo length | jq .properties.length_m",
                     "Geodesic length of each route on WGS84, in metres."),
-            Example("geo length --from polyline --sphere 6371009 routes.txt",
+            Example("geo length --from polyline --sphere 6371009 examples/routes.polyline",
                     "Lengths as the Maps SDK computes them (GMSGeometryLength, spherical)."),
-            Example("geo length --kind rhumb --cumulative tracks.ndjson",
+            Example("geo length --kind rhumb --cumulative examples/routes.ndjson",
                     "Rhumb-line lengths, with the distance travelled at each vertex."),
         ])
 

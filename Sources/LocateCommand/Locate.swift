@@ -47,12 +47,12 @@ public struct Locate: StreamingCommand {
         options: [point, shapes, within, limit, tolerance] + GeodesyOptions.options + PathInputFormat.options
             + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
-            Example("geo locate --point 51.5074,-0.1278 routes.ndjson | jq .properties.locate.distance_m",
+            Example("geo locate --point 51.5074,-0.1278 examples/routes.ndjson | jq .properties.locate.distance_m",
                     "How far each route passes from Trafalgar Square, on WGS84."),
-            Example("geo locate --shapes parks.geojson --within 500 sightings.ndjson",
+            Example("geo locate --shapes examples/parks.geojson --within 500 examples/sightings.ndjson",
                     "Every park within 500 m of each sighting; parks containing it first."),
-            Example("geo locate --shapes roads.ndjson --limit 3 --kind rhumb stops.ndjson",
-                    "The three roads nearest each stop, their edges rhumb lines."),
+            Example("geo locate --shapes examples/routes.ndjson --limit 3 --kind rhumb examples/sightings.ndjson",
+                    "The three routes nearest each sighting, their edges rhumb lines."),
         ])
 
     public static let sampleArguments = [["--point", "20.5,10.5"], ["--point", "1,2", "--from", "text", "--tolerance", "1", "--kind", "projected"]]

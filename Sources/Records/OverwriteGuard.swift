@@ -22,6 +22,13 @@ public enum OverwriteGuard {
         var standardOutput = stat()
         if output == nil, fstat(1, &standardOutput) == 0, (standardOutput.st_mode & S_IFMT) == S_IFREG,
            let input = inputFiles.first(where: { $0.file.st_dev == standardOutput.st_dev && $0.file.st_ino == standardOutput.st_ino }) {
+            // `geo length f > f`: the shell truncated f when it opened it, before geo started, so
+            // the records are already gone; saying only "would read for ever" hides that.
+            let appending = fcntl(1, F_GETFL) & O_APPEND != 0
+            if !appending && standardOutput.st_size == 0 {
+                return "standard output is the input \(input.name), which the shell emptied when it opened it "
+                    + "for writing (>), before geo started: its records are already lost. Write to another file, then rename it"
+            }
             return "standard output is the input \(input.name): geo would read what it writes for ever. "
                 + "Write to another file, then rename it"
         }

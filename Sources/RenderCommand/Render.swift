@@ -72,11 +72,11 @@ public struct Render: GeoCommand {
         options: [output, format, size, bbox, padding, projection] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
-            Example("geo decode route.txt | geo spans --style red --style blue --length 1000 | geo render -o route.png",
+            Example("geo decode examples/routes.polyline | geo spans --style red --style blue --length 1000 | geo render -o routes.png",
                     "A route in red and blue every kilometre, as a PNG."),
-            Example("geo render --projection '+proj=ortho +lat_0=30 +lon_0=150' --geodesic --graticule 15 -o flights.pdf flights.ndjson",
+            Example("geo render --projection '+proj=ortho +lat_0=30 +lon_0=150' --geodesic --graticule 15 -o flights.pdf examples/flights.ndjson",
                     "Flights as geodesics on a globe, with meridians and parallels every 15 degrees."),
-            Example("geo spans --style 'texture(rail)' --length 500 line.ndjson | geo render --stamp rail=rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
+            Example("geo spans --style 'texture(rail)' --length 500 examples/routes.ndjson | geo render --stamp rail=examples/rail.png --bbox -0.2,51.45,0,51.55 -o line.svg",
                     "A line drawn with a tiled image, in a fixed view of London."),
         ],
         exitStatus: """
@@ -85,13 +85,14 @@ public struct Render: GeoCommand {
         bad (each reported on standard error as geo render: FILE:LINE: problem, then a count: an \
         unknown colour or stamp, a style that is not a number, ...); the picture is still written \
         from the others, but when every record was bad an existing FILE is left as it was (and \
-        no new one is made). 66: an input file or a --stamp image cannot be opened. 73: the picture's \
+        no new one is made). 66: an input file or a --stamp image cannot be opened. \
+        \(CommandDescription.missingLibraryStatus) 73: the picture's \
         file cannot be created. 74: a read or a write failed part way (a full disk, say). The \
         picture is written to a temporary file beside FILE and renamed into place: after a \
         failure, or a signal, no partial file is left behind, and an existing FILE is untouched.
         """)
 
-    static let output = Option(file: "output", short: "o", help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
+    static let output = Option(file: "output", short: "o", extensions: ImageFormat.allCases.map(\.rawValue), help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")

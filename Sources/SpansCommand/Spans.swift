@@ -56,12 +56,12 @@ public struct Spans: StreamingCommand {
         options: [style, length, offset, span, split, width] + GeodesyOptions.options + PathInputFormat.options
             + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
-            Example("geo spans --style white --style black --length 100000 --length 50000 --sphere 6371009 route.ndjson",
+            Example("geo spans --style white --style black --length 100000 --length 50000 --sphere 6371009 examples/routes.ndjson",
                     "Alternating white and black every 100 km and 50 km, as GMSStyleSpans computes it."),
-            Example("geo decode route.txt | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
+            Example("geo decode examples/routes.polyline | geo spans --span red:2 --span 'gradient(green,blue)' --split --width 4 > styled.geojsonl",
                     "Red for two segments, then a green-to-blue gradient, as pieces geojson.io draws."),
-            Example("geo spans --style 'texture(rail)' --style 'sprite(arrow)' --length 500 --split --width 12 line.ndjson | geo render --stamp rail=rail.png --stamp arrow=arrow.png -o line.png",
-                    "Rails and arrows every 500 m, 12 px wide, drawn by geo render (arrow.png pointing up)."),
+            Example("geo spans --style 'texture(rail)' --style 'sprite(arrow)' --length 500 --split --width 12 examples/routes.ndjson | geo render --stamp rail=examples/rail.png --stamp arrow=examples/arrow.png --bbox -0.2,51.45,0,51.55 -o line.png",
+                    "Rails and arrows every 500 m, 12 px wide, drawn by geo render in London (arrow.png pointing up)."),
         ])
 
     public static let sampleArguments = [

@@ -1,4 +1,4 @@
-// cairo (libcairo), loaded on first use, so that only `geo render` loads it and the ~20
+// cairo (libcairo), loaded on first use, so that only `geo render` and `geo tiles` load it and the ~20
 // libraries it pulls in: see lazy_library.h.
 // The header's own export macro, set to hidden: these wrappers stay inside the executable.
 #define cairo_public __attribute__((visibility("hidden")))

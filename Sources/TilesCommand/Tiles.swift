@@ -66,13 +66,13 @@ public struct Tiles: GeoCommand {
         options: [output, zoom, scale, bbox, tile, empty, maxTiles, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
             + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
         examples: [
-            Example("geo tiles --zoom 0-12 -o tiles routes.ndjson",
-                    "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 12."),
-            Example("geo decode trips.txt | geo tiles --zoom 0-14 --scale 2 -o trips.mbtiles",
+            Example("geo tiles --zoom 0-10 -o tiles examples/routes.ndjson",
+                    "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 10."),
+            Example("geo decode examples/routes.polyline | geo tiles --zoom 0-10 --scale 2 -o routes.mbtiles",
                     "Decoded polylines as retina tiles in one MBTiles file."),
-            Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe countries.ndjson",
+            Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe examples/routes.ndjson",
                     "Europe's tiles, with a page to look at them: open europe/index.html."),
-            Example("parallel geo tiles --zoom 3-14 --tile 3/{} -o part-{#} routes.ndjson ::: 4/2 4/3 5/2",
+            Example("parallel geo tiles --zoom 3-10 --tile 3/{} -o part-{#} examples/routes.ndjson ::: 4/2 4/3 5/2",
                     "One subtree per job; copying the part directories into one makes the pyramid."),
         ],
         exitStatus: """
@@ -80,11 +80,12 @@ public struct Tiles: GeoCommand {
         --tile outside --zoom, -o missing), or a run above --max-tiles; nothing is written. 65: \
         some records were bad (each reported on standard error as geo tiles: FILE:LINE: problem, \
         then a count); the tiles are still drawn from the others, and when every record was bad \
-        OUT is left as it was. 66: an input file or a --stamp image cannot be opened. 73: OUT \
-        exists and --force was not given, or holds files geo tiles did not write, or cannot be \
-        created; nothing is written. 74: a read or a write failed part way. The pyramid, or the \
-        MBTiles file, is built beside OUT and put in place when the run ends: after a failure, \
-        or a signal (the run then ends by it), OUT is as it was and nothing half written is left.
+        OUT is left as it was. 66: an input file or a --stamp image cannot be opened. \
+        \(CommandDescription.missingLibraryStatus) 73: OUT exists and --force was not given, or \
+        holds files geo tiles did not write, or cannot be created; nothing is written. 74: a read \
+        or a write failed part way. The pyramid, or the MBTiles file, is built beside OUT and put \
+        in place when the run ends: after a failure, or a signal (the run then ends by it), OUT is \
+        as it was and nothing half written is left.
         """)
 
     /// Each writes into a fixed folder of /tmp, over what the last run left (--force): the
@@ -92,7 +93,7 @@ public struct Tiles: GeoCommand {
     public static let sampleArguments = [["--zoom", "0-2", "--force", "-o", "/tmp/geo-tiles-sample"],
                                          ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
 
-    static let output = Option(file: "output", short: "o", help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
     static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
     static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
     static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)

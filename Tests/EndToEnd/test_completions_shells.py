@@ -7,6 +7,7 @@ running `segments]` as a command for `geo spans --span`, bash splitting file nam
 fish offering nothing after `geo help`. Each shell is skipped, with the reason, when it (or tmux)
 is not installed; every wait is bounded, so a shell that misbehaves fails a test, never hangs it.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -105,6 +106,8 @@ def workspace(tmp_path):
     (work / "data dir").mkdir()
     (work / "data dir" / "inner.ndjson").write_text("")
     (work / "tracks").mkdir()
+    for name in ("picture.png", "picture.txt", "world.mbtiles", "world.png"):  # for -o's formats
+        (work / name).write_text("")
     home = tmp_path / "home"
     home.mkdir()
     plugins = tmp_path / "plugins"
@@ -244,6 +247,17 @@ CASES = {
     "fish-kind-values-without-description": ("fish", "geo length --kind ", "geo length --kind",
                                              ["geodesic", "rhumb", "projected"], ["How edges run"]),
 
+    # -o offers directories and the formats the command writes: render's pictures, tiles'
+    # MBTiles (a directory is its other output); any file for the streaming commands.
+    "zsh-render-output-pictures": ("zsh", "geo render -o pic", "geo render -o picture.png", [], ["picture.txt"]),
+    "zsh-render-output-directory": ("zsh", "geo render -o tr", "geo render -o tracks/", [], []),
+    "zsh-tiles-output-mbtiles": ("zsh", "geo tiles -o wor", "geo tiles -o world.mbtiles", [], ["world.png"]),
+    "zsh-length-output-any-file": ("zsh", "geo length -o picture.t", "geo length -o picture.txt", [], []),
+    "fish-render-output-pictures": ("fish", "geo render -o pic", "geo render -o picture.png", [], ["picture.txt"]),
+    "fish-render-output-directory": ("fish", "geo render -o tr", "geo render -o tracks/", [], []),
+    "fish-tiles-output-mbtiles": ("fish", "geo tiles -o wor", "geo tiles -o world.mbtiles", [], ["world.png"]),
+    "fish-length-output-any-file": ("fish", "geo length -o picture.t", "geo length -o picture.txt", [], []),
+
     # --style offers the style functions; zsh and bash add no space after the parenthesis
     # (fish always adds one).
     "zsh-style-offers-functions": ("zsh", "geo spans --style gradi", r"geo spans --style gradient\(", [], []),
@@ -307,3 +321,73 @@ def test_completed_values_reach_geo_as_typed(request, workspace, shell):
     terminal.complete("geo spans --style gradi")
     screen = terminal.run_with("printf '<%s>\\n' ")
     assert "<gradient(>" in screen, screen
+
+
+# --- make install: where each shell finds the scripts by itself -------------------------------------
+
+@pytest.mark.parametrize("prefix", ["/usr/local", "HOME/.local"])
+def test_fish_loads_the_installed_script_with_xdg_data_dirs_unset(tmp_path, prefix):
+    """A plain fish (over ssh, in tmux: XDG_DATA_DIRS unset) reads vendor completions only from
+    its own folder and the user's, never from /usr/local/share. `make install` must put geo.fish
+    in one of those, and a real fish must complete from it. PREFIX=$HOME/.local installs into a
+    temporary HOME; /usr/local under a DESTDIR, which fish is shown at the real path through a
+    private bind mount (root only)."""
+    need("fish", "make")
+    home = tmp_path / "home"
+    home.mkdir()
+    dest = tmp_path / "dest" if prefix == "/usr/local" else Path("/")
+    prefix = prefix.replace("HOME", str(home))
+    install = subprocess.run(["make", "-s", "install", f"DESTDIR={'' if dest == Path('/') else dest}",
+                              f"PREFIX={prefix}", f"HOME={home}", f"RELEASE_BIN={GEO}", "-o", GEO],
+                             cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert install.returncode == 0, install.stderr
+    [script] = (dest if dest != Path("/") else home).rglob("geo.fish")
+    folder = "/" + str(script.parent.relative_to(dest))
+    env = {"PATH": f"{Path(GEO).parent}:/usr/bin:/bin", "HOME": str(home), "TERM": "dumb"}  # no XDG_*
+    looks = subprocess.run(["fish", "-c", "string join \\n -- $fish_complete_path"], env=env,
+                           capture_output=True, text=True, timeout=TIMEOUT).stdout.split()
+    assert folder in looks, f"make install put geo.fish in {folder}; fish with XDG_DATA_DIRS unset reads {looks}"
+    fish = "fish -c \"complete -C 'geo len'\""
+    if dest != Path("/"):
+        if shutil.which("unshare") is None or os.geteuid() != 0:
+            pytest.skip("needs root and unshare to show fish the installed folder at its real path")
+        fish = f"mount --bind {script.parent} {folder} || exit 99; exec {fish}"
+    completed = subprocess.run(["unshare", "-m", "bash", "-c", fish] if dest != Path("/") else ["bash", "-c", fish],
+                               env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert completed.stdout.split("\t")[0].strip() == "length", (completed.stdout, completed.stderr)
+
+
+# --- what the menus show ------------------------------------------------------------------------
+
+def option_descriptions(shell):
+    """The description beside each option in the generated script: fish's -d of an option, the
+    [...] of each zsh _arguments spec."""
+    if shell == "fish":
+        text = (REPO / "completions/geo.fish").read_text()
+        found = re.findall(r"^complete .* -l \S+.* -d '((?:[^'\\]|\\.)*)'$", text, re.M)
+    else:
+        text = (REPO / "completions/_geo").read_text()
+        found = re.findall(r"^ {16}'[^\[]*?(?<!\\)\[((?:[^\]\\]|\\.)*)\]", text, re.M)
+    return [re.sub(r"\\(.)", r"\1", d.replace("'\\''", "'")) for d in found]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_option_descriptions_fit_a_terminal(shell):
+    """The first sentence of a help text ran to 175 columns beside the option; cut, it fits."""
+    descriptions = option_descriptions(shell)
+    assert len(descriptions) > 100
+    assert [d for d in descriptions if len(d) > 80] == []
+    assert "How edges run and are measured" in descriptions  # cut where its first clause ends
+
+
+def test_command_descriptions_are_written_alike():
+    """Beside each command in the menus: the built-ins' summaries and the dispatcher's own words
+    (help, commands, completion) alike, lower case and without a full stop."""
+    listed = subprocess.run([GEO, "commands"], capture_output=True, text=True, check=True).stdout
+    summaries = dict(line.split("\t", 1) for line in listed.splitlines())
+    fish = (REPO / "completions/geo.fish").read_text()
+    summaries.update(re.findall(r"-n __fish_use_subcommand -a ([\w-]+) -d '([^']*)'", fish))
+    assert {"help", "commands", "completion"} <= set(summaries)
+    wrong = {word: text for word, text in summaries.items()
+             if text.endswith(".") or (text[0].isupper() and not text.startswith("GMS"))}
+    assert wrong == {}

@@ -54,14 +54,45 @@ def test_pages_are_lint_clean_and_render_without_warnings(page):
     assert "NAME" in rendered.stdout and "EXIT STATUS" in rendered.stdout
 
 
-def test_pages_document_every_option_with_its_values_and_default():
-    # mandoc, not man: groff would hyphenate words across lines.
-    text = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=400", str(REPO / "man/man1/geo-length.1")],
+def page_text(page):
+    """A page as mandoc renders it (not man: groff would hyphenate words across lines), on long
+    lines, without the overstrikes of bold and underline."""
+    text = subprocess.run(["mandoc", "-T", "ascii", "-O", "width=400", str(REPO / "man/man1" / page)],
                           capture_output=True, text=True).stdout
-    text = re.sub(".\b", "", text)  # bold and underline are overstrikes
+    return re.sub(".\b", "", text)
+
+
+def test_pages_document_every_option_with_its_values_and_default():
+    text = page_text("geo-length.1")
     for flag in ["--field", "--cumulative", "--kind", "--ellps", "--sphere", "--from", "--precision", "--rejects", "--jobs"]:
         assert flag in text
     assert "geodesic|rhumb|projected" in text and "(default: geodesic)" in text and "GRS80" in text
+
+
+@pytest.mark.parametrize("page", ["geo.1", "geo-length.1", "geo-render.1", "geo-tiles.1"])
+def test_exit_status_69_names_every_library_and_who_needs_it(page):
+    """render and tiles write their own EXIT STATUS; 69 is theirs too, and cairo is tiles' as well."""
+    status = " ".join(page_text(page).split("\nEXIT STATUS\n", 1)[1].split())  # lines joined
+    assert "69: a library geo loads when it first needs it is missing" in status
+    assert "cairo (libcairo2) for render and tiles" in status and "SQLite (libsqlite3-0)" in status
+
+
+def command_listings():
+    """Where prose lists geo's commands: man geo's DESCRIPTION, docs/records.md's opening
+    paragraph, the Debian package's Description."""
+    control = (REPO / "packaging/control").read_text()
+    return {
+        "man geo's DESCRIPTION": page_text("geo.1").split("DESCRIPTION", 1)[1].split("COMMANDS", 1)[0],
+        "docs/records.md's opening": (REPO / "docs/records.md").read_text().split("\n\n")[1],
+        "the Debian Description": control.split("\nDescription:", 1)[1],
+    }
+
+
+@pytest.mark.parametrize("where", command_listings())
+def test_every_listing_of_the_commands_names_all_of_them(where):
+    text = command_listings()[where]
+    missing = [c for c in BUILTINS if not re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text)]
+    assert missing == [], f"{where} does not name {missing}"
 
 
 # --- bash ---------------------------------------------------------------------------------------
@@ -218,8 +249,11 @@ def test_example_bbox_plugin(tmp_path):
     result = subprocess.run([GEO, "bbox", str(REPO / "examples/routes.ndjson")], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     import json
-    first = json.loads(result.stdout.splitlines()[0])
-    assert first["bbox"] == [-126.453, 38.5, -120.2, 43.252]
+    boxes = {record["id"]: record["bbox"] for record in map(json.loads, result.stdout.splitlines())}
+    assert boxes["maps"] == [-126.453, 38.5, -120.2, 43.252]
+    # Fiji's path crosses the antimeridian: the smallest box runs from 179.7 east across ±180 to
+    # -179.6, so west > east (RFC 7946, 5.2), not the whole world from -179.9 to 179.7.
+    assert boxes["across"] == [179.7, -17.1, -179.6, -16.77]
     assert subprocess.run([GEO, "bbox", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo bbox")
 
 

@@ -63,6 +63,26 @@ def test_output_and_rejects_the_same_file_through_a_link(tmp_path):
     assert rc == 64 and "same file" in err, err
 
 
+def shell(command, cwd):
+    """COMMAND in sh, with geo_bin() as $GEO: the redirections are the shell's, as a user's are."""
+    return subprocess.run(["sh", "-c", command], cwd=cwd, env={**os.environ, "GEO": geo_bin()},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_standard_output_over_the_input_says_the_shell_emptied_it(tmp_path):
+    """`geo length f > f`: the shell truncated f before geo ran, so the records are already lost,
+    and the refusal says so rather than that geo would read for ever."""
+    (tmp_path / "f").write_bytes(LINE_BYTES)
+    result = shell('"$GEO" length f > f', tmp_path)
+    assert result.returncode == 64, result.stderr
+    assert "the shell emptied" in result.stderr and "already lost" in result.stderr, result.stderr
+    # `>> f` empties nothing: geo would read what it appends for ever, and says that.
+    (tmp_path / "f").write_bytes(LINE_BYTES)
+    result = shell('"$GEO" length f >> f', tmp_path)
+    assert result.returncode == 64 and "for ever" in result.stderr, result.stderr
+    assert "emptied" not in result.stderr and (tmp_path / "f").read_bytes() == LINE_BYTES
+
+
 def test_dash_means_standard_output_for_output_and_rejects(tmp_path):
     rc, out, err = run(["length", "-o", "-"], LINE_BYTES, cwd=tmp_path)
     assert rc == 0 and json.loads(out)["properties"]["length_m"] > 0, err

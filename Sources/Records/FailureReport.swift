@@ -13,6 +13,12 @@ struct FailureReport {
         static func < (a: Kind, b: Kind) -> Bool { (a.source, a.problem) < (b.source, b.problem) }
     }
     private var counts: [Kind: Int] = [:]
+    /// Per input, the run of bad records that are not text (a NUL byte, or not UTF-8) on
+    /// consecutive lines, and the line it ends at: binary bytes make a new kind of problem of
+    /// nearly every line, so after `binaryShown` such lines in a row the rest of the input's
+    /// messages are counted, not shown. (Bad records among good ones are each told.)
+    static let binaryShown = 3
+    private var binary: [String: (count: Int, line: Int)] = [:]
     private var hinted: Set<String> = []
     private(set) var total = 0
 
@@ -22,6 +28,17 @@ struct FailureReport {
     /// has had its share.
     mutating func lines(for failure: RecordFailure, source: String) -> String {
         total += 1
+        let run = binary[source, default: (0, 0)]
+        if run.count >= FailureReport.binaryShown { return "" }
+        if failure.input.contains(0) || !failure.input.withUnsafeBufferPointer(RecordHints.isUTF8) {
+            let count = run.line == failure.line - 1 ? run.count + 1 : 1
+            binary[source] = (count, failure.line)
+            if count == FailureReport.binaryShown {
+                return "geo \(command): \(source):\(failure.line): \(failure.message)\n"
+                    + "geo \(command): \(source):\(failure.line): from here on the input looks binary (compressed, or not GeoJSON?): "
+                    + "its bad records are counted, not shown\n"
+            }
+        }
         let kind = Kind(source: source, problem: FailureReport.kind(of: failure.message))
         let seen = counts[kind, default: 0] + 1
         counts[kind] = seen

@@ -69,7 +69,7 @@ final class DirectoryStore: TileStore, @unchecked Sendable {
     }
 
     func finish(_ metadata: TileMetadata) throws(RunFailure) {
-        if page { try TilePage.write(into: output.building, metadata) }
+        if page { try TileViewer.write(into: output.building, metadata) }
         try output.commit()
     }
 

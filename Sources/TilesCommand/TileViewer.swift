@@ -3,7 +3,7 @@ import Records
 /// OUT/index.html: the tiles shown with pan (drag, arrow keys) and zoom (wheel, + and -,
 /// double click), over a plain background, by a small script of geo's own: nothing from the
 /// network, so it opens from the disk as it is. index.html#ZOOM/LAT/LON opens at that view.
-enum TilePage {
+enum TileViewer {
     static func write(into directory: String, _ metadata: TileMetadata) throws(RunFailure) {
         let b = metadata.bounds
         let page = """

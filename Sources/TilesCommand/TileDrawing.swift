@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapDrawing
+import Records
+
+/// Pass 2: the sorted entries cut into tiles, drawn on --jobs threads, each tile from the
+/// features that touch it, in z-index and input order, and kept when it shows ink. Sendable by
+/// hand: its `let`s are only read, and its `var`s are touched only with `monitor` locked (or
+/// before the threads start, or after they have all ended).
+final class TileDrawing: @unchecked Sendable {
+    let settings: TileSettings
+    let selection: TileSelection
+    let entries: SortedEntries
+    let store: TileStore
+    private let monitor = Monitor()
+    /// Tiles waiting for a thread: (tile, first entry, entry count).
+    private var queue: [(tile: TileAddress, first: Int, count: Int)] = []
+    private var queueStart = 0
+    private var closed = false
+    private var running = 0
+    private var failure: RunFailure?
+    private var drawn = 0
+    private var written = 0
+    private var writtenBytes = 0
+
+    let projections: ProjectionPool
+
+    init(settings: TileSettings, selection: TileSelection, entries: SortedEntries, store: TileStore, projections: ProjectionPool) {
+        self.settings = settings
+        self.selection = selection
+        self.entries = entries
+        self.store = store
+        self.projections = projections
+    }
+
+    /// Draws every tile (`total` of them); returns how many were written, and their bytes.
+    func run(total: Int, progress: Bool) throws(RunFailure) -> (tiles: Int, bytes: Int) {
+        let jobs = max(1, settings.stream.jobs)
+        running = jobs
+        for _ in 0..<jobs { startThread { self.work() } }
+        let progressLine = progress ? ProgressLine(command: "tiles", counting: "tiles", of: total) : nil
+        do throws(RunFailure) {
+            var next = 0
+            var pending: [TileEntry] = []
+            var pendingStart = 0
+            // The next tile that has entries, read from the sorted entries in blocks.
+            func nextGroup() throws(RunFailure) -> (tile: UInt64, first: Int, count: Int)? {
+                guard next < entries.count else { return nil }
+                let first = next
+                var key: UInt64?
+                while next < entries.count {
+                    if next - pendingStart >= pending.count {
+                        pendingStart = next
+                        pending = try entries.entries(from: next, count: min(4096, entries.count - next))
+                    }
+                    let entry = pending[next - pendingStart]
+                    if key == nil { key = entry.tile } else if entry.tile != key { break }
+                    next += 1
+                }
+                return (key!, first, next - first)
+            }
+            var group = try nextGroup()
+            if settings.empty {
+                try selection.forEachTile { tile throws(RunFailure) in
+                    if let current = group, current.tile == tile.key {
+                        try enqueue((tile, current.first, current.count))
+                        group = try nextGroup()
+                    } else {
+                        try enqueue((tile, 0, 0))
+                    }
+                    progressLine?.update(done: drawnCount)
+                }
+            } else {
+                while let current = group {
+                    try enqueue((TileAddress(key: current.tile), current.first, current.count))
+                    progressLine?.update(done: drawnCount)
+                    group = try nextGroup()
+                }
+            }
+        } catch {
+            monitor.lock()
+            if failure == nil { failure = error }
+            monitor.unlock()
+        }
+        monitor.lock()
+        closed = true
+        monitor.broadcast()
+        while running > 0 { monitor.wait() }
+        let failure = self.failure, written = (self.written, writtenBytes)
+        monitor.unlock()
+        progressLine?.update(done: written.0)
+        progressLine?.finish()
+        if let failure { throw failure }
+        return written
+    }
+
+    private var drawnCount: Int {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return drawn
+    }
+
+    private func enqueue(_ job: (tile: TileAddress, first: Int, count: Int)) throws(RunFailure) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        while queue.count - queueStart >= 64 && failure == nil { monitor.wait() }
+        if failure == nil && HeldSignals.interrupted { failure = RunFailure("interrupted", status: .ioError) }
+        if let failure { throw failure }
+        if queueStart > 1024 {
+            queue.removeFirst(queueStart)
+            queueStart = 0
+        }
+        queue.append(job)
+        monitor.broadcast()
+    }
+
+    /// A drawing thread: its own projection, stamps and buffers; tiles from the queue until it
+    /// is closed and empty.
+    private func work() {
+        defer {
+            monitor.lock()
+            running -= 1
+            monitor.broadcast()
+            monitor.unlock()
+        }
+        let projection = projections.borrow()
+        defer { projections.giveBack(projection) }
+        let painterSetup: TilePainter
+        do { painterSetup = try TilePainter(settings: settings, projection: projection) } catch {
+            fail(error)
+            return
+        }
+        while true {
+            monitor.lock()
+            while queue.count == queueStart && !closed && failure == nil { monitor.wait() }
+            if failure == nil && HeldSignals.interrupted {
+                // The run stops for a signal: every thread, and the one queueing, is told so.
+                failure = RunFailure("interrupted", status: .ioError)
+                monitor.broadcast()
+            }
+            if failure != nil || queue.count == queueStart {
+                monitor.unlock()
+                return
+            }
+            let job = queue[queueStart]
+            queueStart += 1
+            monitor.broadcast()
+            monitor.unlock()
+            do throws(RunFailure) {
+                let png = try painterSetup.draw(job.tile, first: job.first, count: job.count, from: entries, keepBlank: settings.empty)
+                if let png { try store.put(job.tile, png: png) }
+                monitor.lock()
+                defer { monitor.unlock() }
+                drawn += 1
+                if let png {
+                    written += 1
+                    writtenBytes += png.count
+                }
+            } catch {
+                fail(error)
+                return
+            }
+        }
+    }
+
+    private func fail(_ error: RunFailure) {
+        monitor.lock()
+        if failure == nil { failure = error }
+        monitor.broadcast()
+        monitor.unlock()
+    }
+}

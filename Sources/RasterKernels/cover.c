@@ -60,7 +60,7 @@ static inline void geo_cover_row(uint8_t *cells, long first, long last, double a
     touched->count = count;
 }
 
-// ⌈x⌉, 0 for any x <= 0 (as the Swift code it replaced: Band.ceiling); x is held below 2^53,
+// ⌈x⌉, 0 for any x <= 0 (a column left of the picture is column 0); x is held below 2^53,
 // past any picture. Without a branch: a row's columns are worked out several rows ahead.
 static inline long ceiling(double x) {
     x = x > 0 ? x : 0;

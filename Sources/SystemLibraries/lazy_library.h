@@ -1,10 +1,11 @@
-// Libraries loaded on first use: the mechanism lazy_proj.c and lazy_cairo.c share.
+// Libraries loaded on first use: the mechanism lazy_proj.c, lazy_cairo.c, lazy_sqlite.c and
+// lazy_zlib.c share.
 //
 // Why: a linked library is loaded and relocated at every start, with everything it depends on.
 // libproj pulls in ~40 libraries (curl, gnutls, sqlite, tiff, krb5, ...) and libcairo ~20 (X11,
 // fontconfig, freetype, pixman, png, ...): 10 ms of relocations before main and 10 MB resident,
-// also for `geo decode`, which needs neither. So geo links neither. lazy_proj.c and
-// lazy_cairo.c define each function geo calls, with the library's own prototype from its
+// also for `geo decode`, which needs neither. So geo links none of its C libraries. Each
+// lazy_*.c file defines each function geo calls, with the library's own prototype from its
 // header; the first call of any dlopen()s the library, and each function resolves its real
 // self once (dlsym) and calls through: an indirect call, a nanosecond.
 //

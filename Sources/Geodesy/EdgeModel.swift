@@ -86,12 +86,9 @@ public struct EdgeModel: Sendable {
 
     // MARK: Web Mercator
 
-    /// y = a·asinh(tan φ), with tan from exactly reduced degrees.
+    /// y = a·asinh(tan φ) on the ellipsoid's a, as measures take it (WebMercator.measuredY).
     @inline(__always)
-    func mercatorY(_ latitude: Double) -> Double {
-        let (s, c) = sincosDegrees(latitude)
-        return earth.a * asinh(s / c)
-    }
+    func mercatorY(_ latitude: Double) -> Double { WebMercator.measuredY(latitude: latitude, radius: earth.a) }
 
     /// (Δx, Δy) in Web Mercator metres, Δλ the short way.
     @inline(__always)

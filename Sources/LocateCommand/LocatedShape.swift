@@ -177,10 +177,11 @@ struct SearchSpace: Sendable {
     var worldWidth: Double { 2 * .pi * earth.a }
 
     func point(_ position: Position) -> Point {
-        let (sinPhi, cosPhi) = sincosDegrees(position.latitude)
         if planar {
-            return Point(earth.a * normalizedLongitude(position.longitude) * .pi / 180, earth.a * asinh(sinPhi / cosPhi), 0)
+            return Point(earth.a * normalizedLongitude(position.longitude) * .pi / 180,
+                         WebMercator.measuredY(latitude: position.latitude, radius: earth.a), 0)
         }
+        let (sinPhi, cosPhi) = sincosDegrees(position.latitude)
         let (sinLambda, cosLambda) = sincosDegrees(position.longitude)
         let n = earth.a / (1 - earth.e2 * sinPhi * sinPhi).squareRoot()
         return Point(n * cosPhi * cosLambda, n * cosPhi * sinLambda, n * (1 - earth.e2) * sinPhi)

@@ -19,14 +19,11 @@ package struct Frame {
     /// is square), for a projection whose y runs to infinity at the poles, as web maps do.
     package let latitudeLimit: Double
 
-    /// Web Mercator's limit: atan(sinh(π)), the latitude at which the world is square.
-    package static let mercatorLimit = 85.051128779806592
-
     package init(projection: Projection, centre: Double?) {
         self.projection = projection
         torn = Frame.isTorn(projection)
         self.centre = torn ? centre : nil
-        latitudeLimit = Frame.runsToInfinityAtThePoles(projection) ? Frame.mercatorLimit : 90
+        latitudeLimit = Frame.runsToInfinityAtThePoles(projection) ? WebMercator.latitudeLimit : 90
     }
 
     /// Whether y grows without bound towards the poles (Mercator and its kin): y at 89.999° is

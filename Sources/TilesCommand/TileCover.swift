@@ -37,7 +37,7 @@ struct TileCover {
         case nil: return
         case .points(let points):
             for point in points where point.x.first?.isFinite == true {
-                let p = WebMercator.worldPixel(x: point.x[0], y: point.y[0], zoom: zoom)
+                let p = TileSpace.worldPixel(x: point.x[0], y: point.y[0], zoom: zoom)
                 addBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y, reach: style.markerRadius + 1)
             }
         case .line(let path): addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1)
@@ -60,7 +60,7 @@ struct TileCover {
         let n = path.positions.count
         guard n > 0 else { return }
         if n == 1 {
-            let p = WebMercator.worldPixel(x: path.x[0], y: path.y[0], zoom: zoom)
+            let p = TileSpace.worldPixel(x: path.x[0], y: path.y[0], zoom: zoom)
             body(p, p)
             return
         }
@@ -106,7 +106,7 @@ struct TileCover {
                           _ body: ((x: Double, y: Double), (x: Double, y: Double)) -> Void) {
         let ma = metresA ?? WebMercator.metres(a), mb = metresB ?? WebMercator.metres(b)
         guard ma.0.isFinite, ma.1.isFinite, mb.0.isFinite, mb.1.isFinite else { return }
-        let pa = WebMercator.worldPixel(x: ma.0, y: ma.1, zoom: zoom), pb = WebMercator.worldPixel(x: mb.0, y: mb.1, zoom: zoom)
+        let pa = TileSpace.worldPixel(x: ma.0, y: ma.1, zoom: zoom), pb = TileSpace.worldPixel(x: mb.0, y: mb.1, zoom: zoom)
         let delta = normalizedLongitude(b.longitude) - normalizedLongitude(a.longitude)
         guard abs(delta) > 180 else { return body(pa, pb) }
         // Across the antimeridian: a's side runs to its edge of the world, b's from the other.
@@ -159,7 +159,7 @@ struct TileCover {
             minX = min(minX, x); maxX = max(maxX, x)
             minY = min(minY, y); maxY = max(maxY, y)
         }
-        let low = WebMercator.worldPixel(x: minX, y: maxY, zoom: zoom), high = WebMercator.worldPixel(x: maxX, y: minY, zoom: zoom)
+        let low = TileSpace.worldPixel(x: minX, y: maxY, zoom: zoom), high = TileSpace.worldPixel(x: maxX, y: minY, zoom: zoom)
         return (low.x, low.y, high.x, high.y)
     }
 

@@ -32,37 +32,21 @@ struct TileAddress: Hashable, Comparable, Sendable {
     var name: String { "\(z)/\(x)/\(y)" }
 }
 
-/// Web Mercator as tiles lay it out: EPSG:3857 metres, and "world pixels" at a zoom (256 × 2^z
-/// across the world, y down from the top), the space tile coverage is worked out in.
-enum WebMercator {
-    /// Half the world's width in metres: π × 6378137.
-    static let half = 20037508.342789244
-    static let radius = 6378137.0
-
+/// Web Mercator (Geodesy's `WebMercator`) as tiles lay it out: a tile's bounds in metres, and
+/// "world pixels" at a zoom (256 × 2^z across the world, y down from the top), the space tile
+/// coverage is worked out in.
+enum TileSpace {
     /// The tile's top left corner in metres and its width.
     static func bounds(of tile: TileAddress) -> (left: Double, top: Double, size: Double) {
-        let size = 2 * half / Double(1 << tile.z)
-        return (-half + Double(tile.x) * size, half - Double(tile.y) * size, size)
+        let size = 2 * WebMercator.half / Double(1 << tile.z)
+        return (-WebMercator.half + Double(tile.x) * size, WebMercator.half - Double(tile.y) * size, size)
     }
 
     /// Metres to world pixels at zoom z.
     @inline(__always)
     static func worldPixel(x: Double, y: Double, zoom: Int) -> (x: Double, y: Double) {
-        let scale = 256 * Double(1 << zoom) / (2 * half)
-        return ((x + half) * scale, (half - y) * scale)
-    }
-
-    /// A position to metres, latitudes held to ±85.0511° as the drawing holds them.
-    static func metres(_ position: Position) -> (x: Double, y: Double) {
-        let latitude = min(max(position.latitude, -85.051128779806592), 85.051128779806592)
-        let x = radius * normalizedLongitude(position.longitude) * .pi / 180
-        let y = radius * log(tan(.pi / 4 + latitude * .pi / 360))
-        return (x, y)
-    }
-
-    /// The longitude and latitude of a point in metres.
-    static func position(x: Double, y: Double) -> Position {
-        Position(longitude: x / radius * 180 / .pi, latitude: (2 * atan(exp(y / radius)) - .pi / 2) * 180 / .pi)
+        let scale = 256 * Double(1 << zoom) / (2 * WebMercator.half)
+        return ((x + WebMercator.half) * scale, (WebMercator.half - y) * scale)
     }
 }
 
@@ -87,7 +71,7 @@ struct TileSelection: Sendable {
                 }
                 func row(_ latitude: Double) -> Int {
                     let y = WebMercator.metres(Position(longitude: 0, latitude: latitude)).y
-                    return min(last, max(0, Int(floor(WebMercator.worldPixel(x: 0, y: y, zoom: z).y / 256))))
+                    return min(last, max(0, Int(floor(TileSpace.worldPixel(x: 0, y: y, zoom: z).y / 256))))
                 }
                 let west = box.west == 180 ? -180 : normalizedLongitude(box.west)
                 let east = box.east == -180 ? 180 : normalizedLongitude(box.east)

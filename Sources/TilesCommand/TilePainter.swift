@@ -41,7 +41,7 @@ final class TilePainter {
     /// The tile's PNG, drawn from its `count` entries starting at `first`, or nil when it shows
     /// no ink (and blank tiles are not kept).
     func draw(_ tile: TileAddress, first: Int, count: Int, from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
-        let bounds = WebMercator.bounds(of: tile)
+        let bounds = TileSpace.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
         canvas.reset()
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))

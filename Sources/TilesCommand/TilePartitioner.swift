@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geodesy
 import MapDrawing
 import Records
 
@@ -85,7 +86,7 @@ final class Partitioner: @unchecked Sendable {
 
     /// W, S, E, N of what was drawn (within --bbox when given, and Web Mercator's ±85.0511°).
     func bounds(clampedTo box: (west: Double, south: Double, east: Double, north: Double)?) -> (west: Double, south: Double, east: Double, north: Double) {
-        let limit = Frame.mercatorLimit
+        let limit = WebMercator.latitudeLimit
         guard west <= east else { return (-180, -limit, 180, limit) }
         var result = (west: max(-180, west), south: max(-limit, south), east: min(180, east), north: min(limit, north))
         if let box, box.west < box.east {

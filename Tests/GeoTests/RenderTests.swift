@@ -53,9 +53,18 @@ final class RenderTests: XCTestCase {
 
     func testSpansStrokeEndAndStamps() throws {
         let spans = try style(##"{"spans":[{"style":"red","segments":1.5},{"style":"gradient(red,yellow)"}]}"##)
-        XCTAssertEqual(spans.spans.count, 2)
-        XCTAssertEqual(spans.spans[0].segments, 1.5)
-        XCTAssertEqual(spans.spans[1].segments, 1)
+        XCTAssertEqual(spans.spans(ofPart: 0).count, 2)
+        XCTAssertEqual(spans.spans(ofPart: 0)[0].segments, 1.5)
+        XCTAssertEqual(spans.spans(ofPart: 0)[1].segments, 1)
+        XCTAssertEqual(spans.spans(ofPart: 3).count, 2, "one list is drawn along every part")
+        // A MultiLineString's list per part, as geo spans writes it; an empty part's list is empty.
+        let perPart = try style(##"{"spans":[[{"style":"red","segments":2}],[],[{"style":"blue"}]]}"##)
+        XCTAssertEqual(perPart.spans(ofPart: 0).map(\.segments), [2])
+        XCTAssertTrue(perPart.spans(ofPart: 1).isEmpty)
+        XCTAssertEqual(perPart.spans(ofPart: 2).map(\.style), [.solid(Colour(red: 0, green: 0, blue: 255))])
+        XCTAssertTrue(perPart.spans(ofPart: 3).isEmpty)
+        XCTAssertNotEqual(perPart, try style(##"{"spans":[{"style":"red","segments":2}]}"##))
+        XCTAssertThrowsError(try style(##"{"spans":[[{"style":"red"}],[3]]}"##))
         XCTAssertEqual(try style(##"{"stroke":"#0000ff","stroke-end":"#ff0000"}"##).stroke,
                        .ramp(Colour(red: 0, green: 0, blue: 255), Colour(red: 255, green: 0, blue: 0)))
         XCTAssertEqual(try style(##"{"stroke":"sprite(arrow)"}"##, stamps: ["arrow"]).stroke, .style(.sprite("arrow")))
@@ -188,6 +197,29 @@ final class RenderTests: XCTestCase {
         }
         XCTAssertEqual(differing.count, 0, differing.prefix(5).joined(separator: "; "))
         XCTAssertEqual(ours.copy().forward(Position(longitude: 10, latitude: 50))!.x, projs.forward(Position(longitude: 10, latitude: 50))!.x)
+    }
+
+    /// The one Web Mercator: the tile grid's metres are PROJ's projection of the held position,
+    /// bit for bit, and the measures' well-conditioned y agrees with PROJ's to a·ulp/cos φ.
+    func testTheTileGridAndTheMeasuresUseTheDrawingsWebMercator() throws {
+        let projs = try Projection(crs: "EPSG:3857", throughPROJ: true)
+        var generator = SystemRandomNumberGenerator()
+        var positions = (0..<100_000).map { _ in
+            Position(longitude: Double.random(in: -540...540, using: &generator), latitude: Double.random(in: -90...90, using: &generator))
+        }
+        positions += [Position(longitude: 180, latitude: 85.051128779806592), Position(longitude: -180, latitude: -90),
+                      Position(longitude: 0, latitude: 0), Position(longitude: -0.0, latitude: 45), Position(longitude: 179.99999999999997, latitude: 89.99999999)]
+        for position in positions {
+            let held = Position(longitude: normalizedLongitude(position.longitude),
+                                latitude: min(max(position.latitude, -WebMercator.latitudeLimit), WebMercator.latitudeLimit))
+            let theirs = projs.forward(held)!, mine = WebMercator.metres(position)
+            XCTAssertEqual(mine.x.bitPattern, theirs.x.bitPattern, "\(position)")
+            XCTAssertEqual(mine.y.bitPattern, theirs.y.bitPattern, "\(position)")
+            let phi = held.latitude * .pi / 180
+            let bound = 4 * WebMercator.radius * Double.ulpOfOne / cos(phi) + 4 * abs(mine.y).ulp
+            XCTAssertLessThanOrEqual(abs(WebMercator.measuredY(latitude: held.latitude, radius: WebMercator.radius) - mine.y), bound, "\(position)")
+        }
+        XCTAssertEqual(WebMercator.y(latitude: WebMercator.latitudeLimit), WebMercator.half, accuracy: 1e-6)
     }
 
     // MARK: Spans and gradients

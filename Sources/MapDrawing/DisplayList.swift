@@ -107,14 +107,14 @@ package enum DisplayList {
     /// Reads the features in `bytes`, calling `body` with each one's whole bytes, properties and
     /// shape (still as bytes: decoded only where it is asked for).
     package static func forEachFeature(_ bytes: UnsafeBufferPointer<UInt8>,
-                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, EncodedShape) -> Void) {
+                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, ShapeBytes) -> Void) {
         var reader = Reader(bytes: bytes)
         while reader.position + 8 <= bytes.count {
             let start = reader.position
             let size = Int(reader.u32())
             let propertiesSize = Int(reader.u32())
             let properties = UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + propertiesSize)])
-            let shape = EncodedShape(bytes: UnsafeBufferPointer(rebasing: bytes[(reader.position + propertiesSize)..<(start + size)]))
+            let shape = ShapeBytes(bytes: UnsafeBufferPointer(rebasing: bytes[(reader.position + propertiesSize)..<(start + size)]))
             body(UnsafeBufferPointer(rebasing: bytes[start..<(start + size)]), properties, shape)
             reader.position = start + size
         }
@@ -124,7 +124,7 @@ package enum DisplayList {
     /// a second on each thread, most of them short: decoding each into arrays (`shape`) cost
     /// more than drawing it, so the painter reads a line's vertices where they lie
     /// (`forEachLinePath`).
-    package struct EncodedShape {
+    package struct ShapeBytes {
         let bytes: UnsafeBufferPointer<UInt8>
 
         /// The shape, decoded.
@@ -137,19 +137,19 @@ package enum DisplayList {
         package var isLines: Bool { bytes[0] == Tag.line.rawValue || bytes[0] == Tag.lines.rawValue }
 
         /// Each path of a line or lines, read in place; nothing for any other shape.
-        package func forEachLinePath(_ body: (EncodedPath) -> Void) {
+        package func forEachLinePath(_ body: (PathBytes) -> Void) {
             var reader = Reader(bytes: bytes)
             reader.position = 1
             switch Tag(rawValue: bytes[0]) {
-            case .line: body(reader.encodedPath())
-            case .lines: for _ in 0..<Int(reader.u32()) { body(reader.encodedPath()) }
+            case .line: body(reader.pathBytes())
+            case .lines: for _ in 0..<Int(reader.u32()) { body(reader.pathBytes()) }
             default: return
             }
         }
     }
 
     /// A path as the display list holds it: n × (longitude, latitude, x, y), unaligned doubles.
-    package struct EncodedPath {
+    package struct PathBytes {
         let base: UnsafeRawPointer
         package let count: Int
 
@@ -182,13 +182,13 @@ package enum DisplayList {
             return UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt32.self)
         }
 
-        mutating func encodedPath() -> EncodedPath {
+        mutating func pathBytes() -> PathBytes {
             let count = Int(u32())
             defer { position += 32 * count }
-            return EncodedPath(base: UnsafeRawPointer(bytes.baseAddress! + position), count: count)
+            return PathBytes(base: UnsafeRawPointer(bytes.baseAddress! + position), count: count)
         }
 
-        mutating func path() -> ProjectedPath { encodedPath().decoded }
+        mutating func path() -> ProjectedPath { pathBytes().decoded }
 
         mutating func paths() -> [ProjectedPath] {
             (0..<Int(u32())).map { _ in path() }

@@ -35,12 +35,12 @@ package final class Painter {
     /// Draws a shape from the display list: the straight lines of one solid colour a map is
     /// mostly made of are stroked from the vertices where they lie (`strokeStraight`), each
     /// other path and shape decoded and drawn as `draw(_:style:)` draws it; the same pixels.
-    package func draw(_ encoded: DisplayList.EncodedShape, style: FeatureStyle) {
+    package func draw(_ bytes: DisplayList.ShapeBytes, style: FeatureStyle) {
         let style = scaled(style)
-        guard encoded.isLines, !curved(style), !style.hasSpans, let colour = style.stroke.solidColour else {
-            return draw(encoded.shape, scaledStyle: style)
+        guard bytes.isLines, !curved(style), !style.hasSpans, let colour = style.stroke.solidColour else {
+            return draw(bytes.shape, scaledStyle: style)
         }
-        encoded.forEachLinePath { path in
+        bytes.forEachLinePath { path in
             if !strokeStraight(path, colour: colour, style) { line(path.decoded, style, spans: []) }
         }
     }
@@ -88,7 +88,7 @@ package final class Painter {
 
     /// Strokes a straight path of one colour as `line` would, when the tracer can follow it
     /// without cutting it (Tracer.traceStraight); false, with nothing drawn, otherwise.
-    private func strokeStraight(_ path: DisplayList.EncodedPath, colour: Colour, _ style: FeatureStyle) -> Bool {
+    private func strokeStraight(_ path: DisplayList.PathBytes, colour: Colour, _ style: FeatureStyle) -> Bool {
         guard tracer.traceStraight(path, into: &straightPoints) else { return false }
         guard !straightPoints.isEmpty else { return true }
         noteInk(straightPoints, reach: style.strokeWidth / 2 + 1)
@@ -99,17 +99,17 @@ package final class Painter {
     /// Strokes one path (a LineString, or one part of a MultiLineString) with its spans.
     private func line(_ path: ProjectedPath, _ style: FeatureStyle, spans: [FeatureStyle.Span]) {
         let curved = curved(style)
-        let runs = tracer.trace(path, curved: curved)
-        guard !runs.isEmpty else { return }
-        for run in runs { noteInk(run.points, reach: style.strokeWidth / 2 + 1) }
+        let stretches = tracer.trace(path, curved: curved)
+        guard !stretches.isEmpty else { return }
+        for stretch in stretches { noteInk(stretch.points, reach: style.strokeWidth / 2 + 1) }
         let count = path.positions.count
         guard !spans.isEmpty || style.stroke.isRamp, count > 1 else {
-            stroke(runs, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
+            stroke(stretches, style.stroke, style, lengths: [], span: 0...Double(max(count - 1, 0)))
             return
         }
         let lengths = edgeLengths(path, curved: curved, closed: false)
         guard !spans.isEmpty else {
-            stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(count - 1))
+            stroke(stretches, style.stroke, style, lengths: lengths, span: 0...Double(count - 1))
             return
         }
         // GMSPolyline.spans: end to end from the first vertex; the last covers the rest; spans
@@ -118,31 +118,31 @@ package final class Painter {
         var start = 0.0
         for (index, span) in spans.enumerated() where start < end {
             let stop = index == spans.count - 1 ? end : min(end, start + span.segments)
-            let pieces = runs.compactMap { $0.slice(start, stop) }
+            let pieces = stretches.compactMap { $0.slice(start, stop) }
             stroke(pieces, .style(span.style), style, lengths: lengths, span: start...stop)
             start = stop
         }
     }
 
-    /// Strokes runs in one stroke; a gradient ramps over `span` (in t), by length along it.
-    private func stroke(_ runs: [Run], _ stroke: FeatureStyle.Stroke, _ style: FeatureStyle, lengths: [Double], span: ClosedRange<Double>) {
+    /// Strokes stretches in one stroke; a gradient ramps over `span` (in t), by length along it.
+    private func stroke(_ stretches: [Stretch], _ stroke: FeatureStyle.Stroke, _ style: FeatureStyle, lengths: [Double], span: ClosedRange<Double>) {
         let width = style.strokeWidth
         func faded(_ colour: Colour) -> Colour { self.faded(colour, style) }
         func gradient(_ from: Colour, _ to: Colour) {
             let measure = Measure(lengths: lengths, span: span)
-            for run in runs {
-                canvas.strokeGradient(run.points, ramp: run.t.map(measure.fraction), from: faded(from), to: faded(to), width: width)
+            for stretch in stretches {
+                canvas.strokeGradient(stretch.points, ramp: stretch.t.map(measure.fraction), from: faded(from), to: faded(to), width: width)
             }
         }
         switch stroke {
         case .colour(let colour), .style(.solid(let colour)):
-            for run in runs { canvas.stroke(run.points, colour: faded(colour), width: width) }
+            for stretch in stretches { canvas.stroke(stretch.points, colour: faded(colour), width: width) }
         case .ramp(let from, let to), .style(.gradient(let from, let to)):
             gradient(from, to)
         case .style(.sprite(let name)):
-            for run in runs { canvas.strokeSprite(run.points, stamp: name) }
+            for stretch in stretches { canvas.strokeSprite(stretch.points, stamp: name) }
         case .style(.texture(let name)):
-            for run in runs { canvas.strokeTexture(run.points, stamp: name, width: width) }
+            for stretch in stretches { canvas.strokeTexture(stretch.points, stamp: name, width: width) }
         }
     }
 
@@ -189,9 +189,9 @@ package final class Painter {
         canvas.fill(rings, colour: style.fill)
         for polygon in polygons {
             for ring in polygon {
-                let runs = tracer.trace(ring, curved: curved, closed: true, skipCuts: true)
+                let stretches = tracer.trace(ring, curved: curved, closed: true, skipCuts: true)
                 let lengths = style.stroke.isRamp ? edgeLengths(ring, curved: curved, closed: true) : []
-                stroke(runs, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
+                stroke(stretches, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
             }
         }
     }
@@ -201,8 +201,8 @@ package final class Painter {
     /// joined along the horizon, the disc's edge round the projection's centre, the short way
     /// round from where the ring left to where it comes back: the fill stays on the visible
     /// side and never folds over the globe.
-    private func joinedAlongTheHorizon(_ runs: [Run]) -> [Pixel] {
-        guard !tracer.frame.torn, !runs.isEmpty else { return runs.flatMap(\.points) }
+    private func joinedAlongTheHorizon(_ stretches: [Stretch]) -> [Pixel] {
+        guard !tracer.frame.torn, !stretches.isEmpty else { return stretches.flatMap(\.points) }
         let centre = tracer.view.pixel(x: 0, y: 0)
         var out: [Pixel] = []
         func arc(from a: Pixel, to b: Pixel) {
@@ -216,9 +216,9 @@ package final class Painter {
             }
         }
         func apart(_ a: Pixel, _ b: Pixel) -> Bool { hypot(a.x - b.x, a.y - b.y) > 0.5 }
-        for run in runs {
-            if let last = out.last, apart(last, run.points[0]) { arc(from: last, to: run.points[0]) }
-            out += run.points
+        for stretch in stretches {
+            if let last = out.last, apart(last, stretch.points[0]) { arc(from: last, to: stretch.points[0]) }
+            out += stretch.points
         }
         if let first = out.first, let last = out.last, apart(first, last) { arc(from: last, to: first) }
         return out
@@ -231,20 +231,20 @@ package final class Painter {
         let frame = tracer.frame
         let centre = frame.centre ?? 0
         let colour = Colour(red: 0xBB, green: 0xBB, blue: 0xBB)
-        var runs: [Run] = []
+        var stretches: [Stretch] = []
         var longitude = (-180 / step).rounded(.up) * step
         while longitude < 180 {
-            runs += tracer.traceGraticuleLine(from: Position(longitude: longitude, latitude: -89.9),
+            stretches += tracer.traceGraticuleLine(from: Position(longitude: longitude, latitude: -89.9),
                                                       to: Position(longitude: longitude, latitude: 89.9))
             longitude += step
         }
         var latitude = (-90 / step).rounded(.down) * step + step
         while latitude < 90 {
-            runs += tracer.traceGraticuleLine(from: Position(longitude: centre - 180, latitude: latitude),
+            stretches += tracer.traceGraticuleLine(from: Position(longitude: centre - 180, latitude: latitude),
                                                       to: Position(longitude: centre + 180, latitude: latitude))
             latitude += step
         }
-        for run in runs { canvas.stroke(run.points, colour: colour, width: 1) }
+        for stretch in stretches { canvas.stroke(stretch.points, colour: colour, width: 1) }
     }
 
     private func signedArea(_ points: [Pixel]) -> Double {
@@ -288,12 +288,12 @@ package struct Measure {
     }
 }
 
-extension Run {
-    /// The part of the run between t = `from` and t = `to`, its ends interpolated; nil when
+extension Stretch {
+    /// The part of the stretch between t = `from` and t = `to`, its ends interpolated; nil when
     /// nothing of it is there.
-    package func slice(_ from: Double, _ to: Double) -> Run? {
+    package func slice(_ from: Double, _ to: Double) -> Stretch? {
         guard let first = t.first, let last = t.last, last > from, first < to || (first == to && from == to) else { return nil }
-        var run = Run()
+        var part = Stretch()
         func point(at value: Double, _ index: Int) -> Pixel {
             // value lies between t[index - 1] and t[index]
             let a = points[index - 1], b = points[index]
@@ -303,20 +303,20 @@ extension Run {
         for index in t.indices {
             let value = t[index]
             if value < from { continue }
-            if run.points.isEmpty && value > from && index > 0 {
-                run.points.append(point(at: from, index))
-                run.t.append(from)
+            if part.points.isEmpty && value > from && index > 0 {
+                part.points.append(point(at: from, index))
+                part.t.append(from)
             }
             if value > to {
                 if index > 0 {
-                    run.points.append(point(at: to, index))
-                    run.t.append(to)
+                    part.points.append(point(at: to, index))
+                    part.t.append(to)
                 }
                 break
             }
-            run.points.append(points[index])
-            run.t.append(value)
+            part.points.append(points[index])
+            part.t.append(value)
         }
-        return run.points.count > 1 ? run : nil
+        return part.points.count > 1 ? part : nil
     }
 }

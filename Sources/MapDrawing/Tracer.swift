@@ -9,19 +9,19 @@ import Geometry
 /// the edge index plus the fraction of the edge's length (by --kind for edges drawn as
 /// geodesics or rhumb lines, projected length for straight ones), the measure span positions
 /// are laid out in.
-package struct Run {
+package struct Stretch {
     package var points: [Pixel] = []
     package var t: [Double] = []
 }
 
-/// Collects runs point by point: a nil point ends the run under way.
-package struct RunBuilder {
-    package var runs: [Run] = []
-    package var current = Run()
+/// Collects stretches point by point: a nil point ends the stretch under way.
+package struct StretchBuilder {
+    package var stretches: [Stretch] = []
+    package var current = Stretch()
 
     package mutating func emit(_ point: Pixel?, _ t: Double) {
         guard let point else {
-            if !current.points.isEmpty { runs.append(current); current = Run() }
+            if !current.points.isEmpty { stretches.append(current); current = Stretch() }
             return
         }
         current.points.append(point)
@@ -29,7 +29,7 @@ package struct RunBuilder {
     }
 }
 
-/// Turns geographic paths into pixel runs: straight edges as two projected points, curved edges
+/// Turns geographic paths into pixel stretches: straight edges as two projected points, curved edges
 /// (geodesic, rhumb, or a graticule's lines of constant latitude or longitude) densified until
 /// no drawn point is more than 0.25 px from the curve, broken where the path leaves what the
 /// projection shows (the far side of a globe: cut at the horizon, never folded over) or crosses
@@ -50,9 +50,9 @@ package final class Tracer {
 
     package var frame: Frame { view.frame }
 
-    /// The runs of `path`; `closed` adds the closing edge of a ring, `skipCuts` leaves out edges
+    /// The stretches of `path`; `closed` adds the closing edge of a ring, `skipCuts` leaves out edges
     /// that run along the ±180 meridian (where a shape was cut: never stroked).
-    package func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Run] {
+    package func trace(_ path: ProjectedPath, curved: Bool, closed: Bool = false, skipCuts: Bool = false) -> [Stretch] {
         guard !path.positions.isEmpty else { return [] }
         // Constants, not variables: the local functions below read them without run-time
         // exclusivity checks.
@@ -60,7 +60,7 @@ package final class Tracer {
         let vertices = closes ? path.positions + [path.positions[0]] : path.positions
         let xs = closes ? path.x + [path.x[0]] : path.x, ys = closes ? path.y + [path.y[0]] : path.y
         let n = vertices.count
-        var builder = RunBuilder()
+        var builder = StretchBuilder()
         func pixel(_ index: Int) -> Pixel? { xs[index].isFinite ? view.pixel(x: xs[index], y: ys[index]) : nil }
         builder.current.points.reserveCapacity(n)
         builder.current.t.reserveCapacity(n)
@@ -80,7 +80,7 @@ package final class Tracer {
             }
             if !curved && crosses && visible {
                 // A straight edge across the tear: cut where its Web Mercator line, whose
-                // longitude runs linearly along it, meets the tear; each half on its side.
+                // longitude stretches linearly along it, meets the tear; each half on its side.
                 let start = frame.longitude(a.longitude), delta = longitudeDifference(a.longitude, b.longitude)
                 let tear = delta > 0 ? 180.0 : -180.0
                 let f = min(1, max(0, (tear - start) / delta))
@@ -102,14 +102,14 @@ package final class Tracer {
                     depth: 0, minimumDepth: minimumDepth, into: &builder)
         }
         builder.emit(nil, 0)
-        return builder.runs
+        return builder.stretches
     }
 
     /// The pixels of a path drawn straight, as `trace(path, curved: false)` gives them when it
-    /// makes one run of every vertex: every vertex shows and no edge crosses the tear. False
+    /// makes one stretch of every vertex: every vertex shows and no edge crosses the tear. False
     /// (the path must be traced) otherwise. `points` is emptied first; a path of no vertex
     /// leaves it empty.
-    package func traceStraight(_ path: DisplayList.EncodedPath, into points: inout [Pixel]) -> Bool {
+    package func traceStraight(_ path: DisplayList.PathBytes, into points: inout [Pixel]) -> Bool {
         points.removeAll(keepingCapacity: true)
         let count = path.count
         guard count > 0 else { return true }
@@ -134,7 +134,7 @@ package final class Tracer {
     /// Emits the points of the edge after `start` up to `end`, subdividing where the chord is
     /// more than the tolerance off the curve, bisecting to the horizon and to the tear.
     private func densify(_ edge: Edge, index: Int, from start: Sample, to end: Sample, depth: Int, minimumDepth: Int,
-                         into builder: inout RunBuilder) {
+                         into builder: inout StretchBuilder) {
         let fm = (start.f + end.f) / 2
         let tiny = end.f - start.f < 1e-10 || depth >= 48
         var split = depth < minimumDepth
@@ -177,8 +177,8 @@ package final class Tracer {
     }
 
     /// A line of constant latitude or longitude (the graticule), densified like an edge.
-    package func traceGraticuleLine(from a: Position, to b: Position) -> [Run] {
-        var builder = RunBuilder()
+    package func traceGraticuleLine(from a: Position, to b: Position) -> [Stretch] {
+        var builder = StretchBuilder()
         func emit(_ point: Pixel?, _ t: Double) { builder.emit(point, t) }
         let steps = 36
         var previous: Position = a
@@ -192,7 +192,7 @@ package final class Tracer {
             previous = next
         }
         emit(nil, 0)
-        return builder.runs
+        return builder.stretches
     }
 
     package struct LinearEdge {

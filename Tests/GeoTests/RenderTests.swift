@@ -225,12 +225,12 @@ final class RenderTests: XCTestCase {
     // MARK: Spans and gradients
 
     func testSliceInterpolatesItsEnds() {
-        let run = Run(points: [Pixel(0, 0), Pixel(10, 0), Pixel(10, 20)], t: [0, 1, 2])
-        let slice = run.slice(0.5, 1.5)!
+        let stretch = Stretch(points: [Pixel(0, 0), Pixel(10, 0), Pixel(10, 20)], t: [0, 1, 2])
+        let slice = stretch.slice(0.5, 1.5)!
         XCTAssertEqual(slice.points, [Pixel(5, 0), Pixel(10, 0), Pixel(10, 10)])
         XCTAssertEqual(slice.t, [0.5, 1, 1.5])
-        XCTAssertNil(run.slice(2, 3))
-        XCTAssertEqual(run.slice(0, 2)!.points, run.points)
+        XCTAssertNil(stretch.slice(2, 3))
+        XCTAssertEqual(stretch.slice(0, 2)!.points, stretch.points)
     }
 
     func testGradientMeasureWeighsEdgesByLength() {
@@ -244,7 +244,7 @@ final class RenderTests: XCTestCase {
     // MARK: The display list
 
     /// The painter strokes the straight solid lines of a display list from their bytes
-    /// (`draw(_: EncodedShape, ...)`), everything else decoded: both ways must give the same
+    /// (`draw(_: ShapeBytes, ...)`), everything else decoded: both ways must give the same
     /// pixels and the same word on ink, for the cases that take the fast path and each that must
     /// leave it (an edge across ±180, a vertex the globe hides, curves, spans, ramps, polygons,
     /// points, empty and one-point lines, lines of mixed paths), in Web Mercator and on a globe,

@@ -219,7 +219,6 @@ _geo() {
             ;;
         render)
             case $prev in
-                -o|--output) _geo_files; return ;;
                 --format) _geo_values 'svg' 'png' 'pdf'; return ;;
                 --size) return ;;
                 --bbox) return ;;
@@ -234,18 +233,18 @@ _geo() {
                 --antialias) _geo_values 'good' 'fast'; return ;;
                 --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
+                -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --output --format --size --bbox --padding --projection --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--format --size --bbox --padding --projection --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi
             ;;
         tiles)
             case $prev in
-                -o|--output) _geo_files; return ;;
                 --zoom) return ;;
                 --scale) return ;;
                 --bbox) return ;;
@@ -260,11 +259,12 @@ _geo() {
                 --antialias) _geo_values 'good' 'fast'; return ;;
                 --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
                 -p|--precision) return ;;
+                -o|--output) _geo_files; return ;;
                 --rejects) _geo_files; return ;;
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --output --zoom --scale --bbox --tile --empty --max-tiles --force --html --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--zoom --scale --bbox --tile --empty --max-tiles --force --html --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi

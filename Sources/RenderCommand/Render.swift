@@ -69,8 +69,8 @@ public struct Render: GeoCommand {
         other than 0 wait in temporary files, one per z-index, to be drawn in order. A bad \
         record is reported and left out (exit 65); the picture is still written.
         """,
-        options: [output, format, size, bbox, padding, projection] + DrawingOptions.options(background: background) + PathInputFormat.options
-            + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
+        options: [format, size, bbox, padding, projection] + DrawingOptions.options(background: background) + PathInputFormat.options
+            + stream.declarations,
         examples: [
             Example("geo decode examples/routes.polyline | geo spans --style red --style blue --length 1000 | geo render -o routes.png",
                     "A route in red and blue every kilometre, as a PNG."),
@@ -93,6 +93,8 @@ public struct Render: GeoCommand {
         """)
 
     static let output = Option(file: "output", short: "o", extensions: ImageFormat.allCases.map(\.rawValue), help: "Write the picture to FILE (its extension gives the format) instead of SVG on standard output; - is standard output (PNG and PDF go to a terminal only this way).")
+    /// The options every command that reads records shares, with this command's own -o.
+    static let stream = StreamOptions.drawing(output: output)
     static let format = Option(choice: "format", of: ImageFormat.self, help: "The picture's format, whatever -o's extension is.")
     static let size = Option(custom: "size", valueName: "WxH", help: "The picture's size in pixels (at most 16384 each way and 64 million in all).", parse: parseSize)
         .defaulting(to: (1024, 768), shown: "1024x768")
@@ -125,7 +127,7 @@ public struct Render: GeoCommand {
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = RenderSettings()
-        settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
+        settings.stream = try Render.stream.configuration(arguments, jsonOutput: false)
         settings.outputAsked = arguments[Render.output] == "-"
         if let format = arguments[Render.format] {
             settings.format = format

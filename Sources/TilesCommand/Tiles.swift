@@ -63,8 +63,8 @@ public struct Tiles: GeoCommand {
         the file. A run that fails, is interrupted, writes no tile, or whose every record was \
         bad leaves OUT as it was (or makes none).
         """,
-        options: [output, zoom, scale, bbox, tile, empty, maxTiles, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
-            + [StreamOptions.strict, StreamOptions.rejects, StreamOptions.jobs, StreamOptions.quiet, StreamOptions.progress],
+        options: [zoom, scale, bbox, tile, empty, maxTiles, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
+            + stream.declarations,
         examples: [
             Example("geo tiles --zoom 0-10 -o tiles examples/routes.ndjson",
                     "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 10."),
@@ -94,6 +94,8 @@ public struct Tiles: GeoCommand {
                                          ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
 
     static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    /// The options every command that reads records shares, with this command's own -o.
+    static let stream = StreamOptions.drawing(output: output)
     static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
     static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
     static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)
@@ -129,9 +131,9 @@ public struct Tiles: GeoCommand {
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = TileSettings()
-        settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
+        settings.stream = try Tiles.stream.configuration(arguments, jsonOutput: false)
         guard let output = settings.stream.output else {
-            throw UsageError(arguments[StreamOptions.output] == "-"
+            throw UsageError(arguments[Tiles.output] == "-"
                 ? "-o -: tiles are many files, not one stream: OUT is a directory or a .mbtiles file"
                 : "-o OUT is required: the directory or .mbtiles file to write the tiles to")
         }
@@ -147,11 +149,6 @@ public struct Tiles: GeoCommand {
         }
         settings.empty = arguments[Tiles.empty]
         settings.maxTiles = arguments[Tiles.maxTiles]
-        // The tiles are files, never standard output: the progress line shows on a terminal
-        // whatever standard output is.
-        if !arguments.has(StreamOptions.quiet) && !arguments.has(StreamOptions.progress) {
-            settings.stream.progress = ProgressLine.wanted(writingStandardOutput: false)
-        }
         settings.force = arguments[Tiles.force]
         settings.html = arguments[Tiles.html]
         if settings.html && settings.mbtiles { throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not an MBTiles file") }

@@ -469,3 +469,17 @@ def test_help_shows_only_the_new_words(command):
     assert rc == 0 and words and words <= {"geojson", "polyline", "latlng"}, options
     if command == "encode":
         assert "-p," not in options and "--precision " not in options
+
+
+def test_every_builtin_declares_the_whole_stream_option_group():
+    """Every built-in reads records through the engine's StreamConfiguration, so each takes the
+    stream options whole (swift-argument-parser's option groups): -o, --strict, --rejects, --jobs,
+    --quiet, --progress; --jobs' default says what it counts."""
+    from conftest import builtins
+    for command in builtins():
+        rc, out, err = run([command, "--help"])
+        assert rc == 0, err
+        text = " ".join(out.decode().split())
+        for option in ("-o, --output", "--strict", "--rejects", "-j, --jobs", "-q, --quiet", "--progress"):
+            assert option in text, f"geo {command} --help lacks {option}"
+        assert "the usable cores: CPU affinity, cgroup quota" in text and "all cores" not in text, command

@@ -275,13 +275,15 @@ def test_the_texture_example_of_spans_draws_a_visible_stroke(tmp_path):
     from PIL import Image
     rc, out, _ = run(["spans", "--help"])
     example = next(l.strip().removeprefix("$ ") for l in out.decode().splitlines() if "texture(rail)" in l and "geo render" in l)
-    for name in ("rail.png", "arrow.png"):
-        shutil.copy(REPO / "examples" / name, tmp_path / name)
-    (tmp_path / "line.ndjson").write_text(json.dumps({"type": "LineString", "coordinates": [[-0.2, 51.46], [0, 51.54]]}) + "\n")
-    subprocess.run(["bash", "-o", "pipefail", "-c", example.replace("geo ", f"{geo_bin()} ")], cwd=tmp_path, check=True)
-    image = Image.open(tmp_path / "line.png").convert("RGB")
-    inked = sum(1 for x in range(image.width) for y in range(image.height) if image.getpixel((x, y))[0] < 128)
-    assert inked > 4000, inked  # a 12 px band, half of it dark, along a ~1100 px line; at 2 px, ~600
+    shutil.copytree(REPO / "examples", tmp_path / "examples")  # the example names shipped files
+    def inked(command):
+        subprocess.run(["bash", "-o", "pipefail", "-c", command.replace("geo ", f"{geo_bin()} ")], cwd=tmp_path, check=True)
+        image = Image.open(tmp_path / "line.png").convert("RGB")
+        return sum(1 for x in range(image.width) for y in range(image.height) if image.getpixel((x, y))[0] < 128)
+    # The rails stretched to the 12 px width of --width 12: twice the dark pixels of the same
+    # example at render's default 2 px, where a texture shows as little more than a line.
+    wide, thin = inked(example), inked(example.replace(" --width 12", ""))
+    assert wide > 1.8 * thin > 0, (wide, thin)
 
 
 # ---- 7. small findings --------------------------------------------------------------------------
@@ -293,12 +295,15 @@ def test_the_encode_holes_example_runs_in_zsh_as_printed(tmp_path):
         pytest.fail("zsh is missing: install zsh (make setup)", pytrace=False)
     rc, out, _ = run(["encode", "--help"])
     example = next(l.strip().removeprefix("$ ") for l in out.decode().splitlines() if "holes[]" in l)
-    ring, hole = [[0, 0], [3, 0], [3, 3], [0, 3], [0, 0]], [[1, 1], [2, 1], [2, 2], [1, 1]]
-    (tmp_path / "areas.ndjson").write_text(json.dumps({"type": "Polygon", "coordinates": [ring, hole]}) + "\n")
+    shutil.copytree(REPO / "examples", tmp_path / "examples")  # the example names shipped files
     result = subprocess.run([zsh, "-f", "-c", example.replace("geo ", f"{geo_bin()} ")], cwd=tmp_path,
                             capture_output=True, text=True)
     assert (result.returncode, result.stderr) == (0, ""), result.stderr
-    rc, expected, _ = run(["encode"], ndjson([{"type": "LineString", "coordinates": hole}]))
+    features = json.loads((REPO / "examples" / "parks.geojson").read_text())["features"]
+    holes = [{"type": "LineString", "coordinates": ring} for f in features if f["geometry"]["type"] == "Polygon"
+             for ring in f["geometry"]["coordinates"][1:]]
+    assert holes
+    rc, expected, _ = run(["encode"], ndjson(holes))
     assert result.stdout == expected.decode()
 
 

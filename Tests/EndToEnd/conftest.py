@@ -7,11 +7,14 @@ package (the reference codec the oracle tests compare against), makes the
 tests FAIL: they are never skipped.
 """
 
+import atexit
 import json
 import math
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from decimal import Decimal
 from pathlib import Path
 
@@ -48,15 +51,37 @@ def geo_bin() -> str:
     return str(GEO_BIN)
 
 
+_scratch = []
+
+
+def scratch_folder() -> str:
+    """A folder of this test process's own, removed when it exits: the $TMPDIR of the listing,
+    so that the folder geo makes for the tiles samples' output (`Tiles.sampleArguments`) is
+    neither shared with another process (pytest-xdist's workers, another user's run) nor left
+    behind."""
+    if not _scratch:
+        _scratch.append(tempfile.mkdtemp(prefix="geo-e2e-"))
+        atexit.register(shutil.rmtree, _scratch[0], ignore_errors=True)
+    return _scratch[0]
+
+
 def listed(kind):
     """What `geo --list-cmds=KIND` prints, one list of words a line (tab-separated), as git's
     tests read `git --list-cmds`: "builtins", the built-in commands (the dispatcher's one list
     of them); "samples", each built-in's sample arguments, the command's name first. Read at
     collection time, so a missing binary fails the run."""
-    result = subprocess.run([str(GEO_BIN), f"--list-cmds={kind}"], capture_output=True, text=True)
+    result = subprocess.run([str(GEO_BIN), f"--list-cmds={kind}"], capture_output=True, text=True,
+                            env={**os.environ, "TMPDIR": scratch_folder()})
     if result.returncode != 0:
         raise RuntimeError(f"{GEO_BIN} --list-cmds={kind} failed ({result.returncode}): {result.stderr}")
     return [line.split("\t") for line in result.stdout.splitlines()]
+
+
+def sample_id(words) -> str:
+    """A test id for sample arguments: the words, a path as its last part only. The folder of a
+    path differs from process to process (`scratch_folder`), and pytest-xdist needs every worker
+    to collect the same ids."""
+    return " ".join(os.path.basename(w) if w.startswith("/") else w for w in words)
 
 
 def builtins():

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import GEO_BIN, REPO, listed, run
+from conftest import GEO_BIN, REPO, listed, run, sample_id
 
 HOSTILE = REPO / "Tests" / "Corpus"
 MANIFEST = json.loads((HOSTILE / "manifest.json").read_text())
@@ -96,7 +96,7 @@ def test_every_case_between_good_records(command, tmp_path):
             assert kept == case.strip(b" \t"), name
 
 
-@pytest.mark.parametrize("sample", listed("samples"), ids=" ".join)
+@pytest.mark.parametrize("sample", listed("samples"), ids=sample_id)
 def test_every_builtin_with_each_of_its_sample_arguments_survives_every_case(sample):
     # Every built-in the binary lists (one added after the manifest was written too), with each of
     # its sample arguments, on every case between good records on standard input: exit 0 or 65,

@@ -27,15 +27,19 @@ setup:
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 
-## build: the release binary, .build/release/geo
+## build: the release binaries, .build/release/geo and geo-fuzz (the replayer of fuzz inputs the tests run)
+# One product at a time: a plain `swift build` compiles every module twice, the second time as the
+# tool the GenerateManual and GenerateCompletions plugins depend on (.build/release/Modules-tool),
+# which only `make docs` uses: twice the CPU time for the same binaries.
 build:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product geo
+	$(SWIFT) build -c release --product geo-fuzz
 
 # The release binary as a file: install and deb run swift only when a source is newer than it
 # (a swift build with nothing to do, and its --show-bin-path, still cost seconds of planning).
 RELEASE_BIN = .build/release/geo
 $(RELEASE_BIN): Package.swift $(shell find Sources -type f)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product geo
 	@touch $@
 
 ## install: geo, its man pages and its bash/zsh/fish completions under $(PREFIX) (default /usr/local)
@@ -80,8 +84,9 @@ layering:
 unit-test:
 	$(SWIFT) test --disable-swift-testing
 
+# The binary by its path: `swift build --show-bin-path` would plan the whole build again to print it.
 e2e-test:
-	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q Tests/EndToEnd
+	GEO_BIN="$(CURDIR)/.build/release/geo" $(PYTHON) -m pytest -q Tests/EndToEnd
 
 ## fuzz-smoke: each libFuzzer harness for 15 s (fuzz/run.sh SECONDS for longer runs)
 fuzz-smoke:

@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet libcairo2-dev librsvg2-bin poppler-utils \
 	libsqlite3-dev sqlite3 zlib1g-dev chromium \
 	dpkg-dev lintian
-PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark pillow
+PIP_PACKAGES = polyline pytest pytest-xdist pyproj geographiclib shapely pyspark pillow
 
 .PHONY: all build setup install uninstall deb docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
@@ -23,7 +23,7 @@ setup:
 		echo "Installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c "import polyline, pytest, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
+	@$(PYTHON) -c "import polyline, pytest, xdist, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 
@@ -84,9 +84,15 @@ layering:
 unit-test:
 	$(SWIFT) test --disable-swift-testing
 
-# The binary by its path: `swift build --show-bin-path` would plan the whole build again to print it.
+# The end-to-end tests in E2E_JOBS processes (pytest-xdist; auto: one a CPU; 0: in pytest's own
+# process, for --pdb), the tests that share a module's fixture in one of them (loadgroup, see
+# conftest.py), the 15 slowest named at the end. E2E_SELECT picks tests, e.g. `-k tiles`. The
+# binary by its path: `swift build --show-bin-path` would plan the whole build again to print it.
+E2E_JOBS ?= auto
+E2E_SELECT ?=
 e2e-test:
-	GEO_BIN="$(CURDIR)/.build/release/geo" $(PYTHON) -m pytest -q Tests/EndToEnd
+	GEO_BIN="$(CURDIR)/.build/release/geo" $(PYTHON) -m pytest -q -n $(E2E_JOBS) --dist loadgroup --durations=15 \
+		Tests/EndToEnd $(E2E_SELECT)
 
 ## fuzz-smoke: each libFuzzer harness for 15 s (fuzz/run.sh SECONDS for longer runs)
 fuzz-smoke:

@@ -137,6 +137,18 @@ def run_full(args, input=None, *, cwd=None, env=None, timeout=120):
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "backslashreplace")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist's --dist loadgroup (`make test`), the tests that share a module-scoped
+    fixture (the Debian package, the SparkContext, a corpus, the guide's figures) run in one
+    worker, so that the fixture is made once, not once a worker. Before xdist's own hook, which
+    reads the mark."""
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures and any(defs[-1].scope == "module" for defs in fixtures.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 @pytest.fixture(scope="session")
 def geo():
     """Path of the geo binary (fails, never skips, when it is missing)."""

@@ -1,4 +1,5 @@
-# geo: build, install, test. `make setup install demo` then `make test` (see README.md).
+# geo: build, install, test. `make setup install demo` then `make test` (see README.md); `make quick`
+# for the short loop while working.
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
@@ -12,7 +13,7 @@ APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin 
 	dpkg-dev lintian
 PIP_PACKAGES = polyline pytest pytest-xdist pyproj geographiclib shapely pyspark pillow
 
-.PHONY: all build setup install uninstall deb docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean
+.PHONY: all build setup install uninstall deb docs demo test quick layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
 all: build
 
@@ -73,9 +74,14 @@ demo:
 		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
 	"$(BINDIR)/geo" encode --to json examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
 
-## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
-## and end-to-end tests of the release binary (pytest)
+## test: every test (CI's command) — unit tests (XCTest), a short run of every fuzz harness under
+## AddressSanitizer, and every end-to-end test of the release binary (pytest), the slow ones too
 test: build layering unit-test fuzz-smoke e2e-test
+
+## quick: the loop while working: the release build, the layering check and the end-to-end tests
+## not marked slow (the scale runs); no XCTest, no fuzzing. `make test` runs them all
+quick: build layering
+	@$(MAKE) --no-print-directory e2e-test E2E_SELECT='-m "not slow"'
 
 ## layering: the module arrows of docs/ARCHITECTURE.md against Package.swift and the imports
 layering:
@@ -86,8 +92,9 @@ unit-test:
 
 # The end-to-end tests in E2E_JOBS processes (pytest-xdist; auto: one a CPU; 0: in pytest's own
 # process, for --pdb), the tests that share a module's fixture in one of them (loadgroup, see
-# conftest.py), the 15 slowest named at the end. E2E_SELECT picks tests, e.g. `-k tiles`. The
-# binary by its path: `swift build --show-bin-path` would plan the whole build again to print it.
+# conftest.py), the 15 slowest named at the end. E2E_SELECT picks tests: `make e2e-test
+# E2E_SELECT='-m "not slow"'` (what `make quick` runs), or `-k tiles`. The binary by its path:
+# `swift build --show-bin-path` would plan the whole build again to print it.
 E2E_JOBS ?= auto
 E2E_SELECT ?=
 e2e-test:

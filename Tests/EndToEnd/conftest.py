@@ -137,6 +137,13 @@ def run_full(args, input=None, *, cwd=None, env=None, timeout=120):
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "backslashreplace")
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: seconds each: a scale run (100 MB, a million features, memory kept flat), one that "
+        "waits on real time (a signal part way, shells in tmux), Spark, GNU parallel, the Debian package. "
+        "`make test` (CI's command) runs them; `make quick` (-m 'not slow') leaves them out")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist's --dist loadgroup (`make test`), the tests that share a module-scoped

@@ -142,6 +142,7 @@ def test_hostile_polylines_between_good_ones(tmp_path):
 
 # --- cases too big for git: built here -------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_100_mb_line_streams_through(tmp_path):
     path = tmp_path / "big.ndjson"
     count = 4_800_000
@@ -167,6 +168,7 @@ def test_nesting_100000_deep_is_a_bad_record_in_every_command(tmp_path):
         assert err.startswith(f"geo {COMMANDS[command][0]}: <stdin>:2: ") and "nesting deeper than" in err, err
 
 
+@pytest.mark.slow
 def test_a_feature_collection_of_a_million_features_on_one_line(tmp_path):
     path = tmp_path / "fc.ndjson"
     with open(path, "wb") as f:

@@ -51,18 +51,19 @@ def geo_bin() -> str:
     return str(GEO_BIN)
 
 
-_scratch = []
+def _scratch_folder() -> str:
+    folder = tempfile.mkdtemp(prefix="geo-e2e-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
-def scratch_folder() -> str:
-    """A folder of this test process's own, removed when it exits: the $TMPDIR of the listing,
-    so that the folder geo makes for the tiles samples' output (`Tiles.sampleArguments`) is
-    neither shared with another process (pytest-xdist's workers, another user's run) nor left
-    behind."""
-    if not _scratch:
-        _scratch.append(tempfile.mkdtemp(prefix="geo-e2e-"))
-        atexit.register(shutil.rmtree, _scratch[0], ignore_errors=True)
-    return _scratch[0]
+# The $TMPDIR of every program the tests run (geo's spools, the folder it makes for the tiles
+# samples' output, `Tiles.sampleArguments`, in the listing below and in the fuzz replayer, GNU
+# parallel's files): a folder of this test process's own, removed when it exits, so that nothing
+# is shared with another process (pytest-xdist's workers, another user's run) or left behind.
+# pytest's own tmp_path stays where it was (tempfile read $TMPDIR above, once).
+SCRATCH = _scratch_folder()
+os.environ["TMPDIR"] = SCRATCH
 
 
 def listed(kind):
@@ -70,8 +71,7 @@ def listed(kind):
     tests read `git --list-cmds`: "builtins", the built-in commands (the dispatcher's one list
     of them); "samples", each built-in's sample arguments, the command's name first. Read at
     collection time, so a missing binary fails the run."""
-    result = subprocess.run([str(GEO_BIN), f"--list-cmds={kind}"], capture_output=True, text=True,
-                            env={**os.environ, "TMPDIR": scratch_folder()})
+    result = subprocess.run([str(GEO_BIN), f"--list-cmds={kind}"], capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"{GEO_BIN} --list-cmds={kind} failed ({result.returncode}): {result.stderr}")
     return [line.split("\t") for line in result.stdout.splitlines()]
@@ -79,7 +79,7 @@ def listed(kind):
 
 def sample_id(words) -> str:
     """A test id for sample arguments: the words, a path as its last part only. The folder of a
-    path differs from process to process (`scratch_folder`), and pytest-xdist needs every worker
+    path differs from process to process (SCRATCH), and pytest-xdist needs every worker
     to collect the same ids."""
     return " ".join(os.path.basename(w) if w.startswith("/") else w for w in words)
 

@@ -87,8 +87,11 @@ quick: build layering
 layering:
 	$(PYTHON) Tests/Layering/check_layers.py
 
+# In a TMPDIR of the run's own, removed after: OptionDeclarationTests reads tiles' sample
+# arguments, which make their output folder under $TMPDIR.
 unit-test:
-	$(SWIFT) test --disable-swift-testing
+	tmp=$$(mktemp -d -t geo-unit-test-XXXXXX) && status=0 && \
+		{ TMPDIR=$$tmp $(SWIFT) test --disable-swift-testing || status=$$?; }; rm -rf "$$tmp"; exit $$status
 
 # The end-to-end tests in E2E_JOBS processes (pytest-xdist; auto: one a CPU; 0: in pytest's own
 # process, for --pdb), the tests that share a module's fixture in one of them (loadgroup, see

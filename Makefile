@@ -1,4 +1,5 @@
-# geo: build, install, test. `make setup install demo` then `make test` (see README.md).
+# geo: build, install, test. `make setup install demo` then `make test` (see README.md); `make quick`
+# for the short loop while working.
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
@@ -20,9 +21,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet libcairo2-dev librsvg2-bin poppler-utils \
 	libsqlite3-dev sqlite3 zlib1g-dev chromium \
 	dpkg-dev lintian
-PIP_PACKAGES = polyline pytest pyproj geographiclib shapely pyspark pillow
+PIP_PACKAGES = polyline pytest pytest-xdist pyproj geographiclib shapely pyspark pillow
 
-.PHONY: all build setup install uninstall deb docs demo test layering unit-test e2e-test fuzz-smoke sanitize bench clean
+.PHONY: all build setup install uninstall deb docs demo test quick layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
 all: build
 
@@ -33,19 +34,23 @@ setup:
 		echo "Installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c "import polyline, pytest, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
+	@$(PYTHON) -c "import polyline, pytest, xdist, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 
-## build: the release binary, .build/release/geo
+## build: the release binaries, .build/release/geo and geo-fuzz (the replayer of fuzz inputs the tests run)
+# One product at a time: a plain `swift build` compiles every module twice, the second time as the
+# tool the GenerateManual and GenerateCompletions plugins depend on (.build/release/Modules-tool),
+# which only `make docs` uses: twice the CPU time for the same binaries.
 build:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product geo
+	$(SWIFT) build -c release --product geo-fuzz
 
 # The release binary as a file: install and deb run swift only when a source is newer than it
 # (a swift build with nothing to do, and its --show-bin-path, still cost seconds of planning).
 RELEASE_BIN = .build/release/geo
 $(RELEASE_BIN): Package.swift $(shell find Sources -type f)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product geo
 	@touch $@
 
 ## install: geo, its man pages and its bash/zsh/fish completions under $(PREFIX) (default /usr/local)
@@ -79,19 +84,35 @@ demo:
 		| jq -c '{points: (.geometry.coordinates | length), first: .geometry.coordinates[0]}'
 	"$(BINDIR)/geo" encode --to geojson examples/routes.ndjson | jq -r '[.id, .properties.polyline] | @tsv'
 
-## test: every test — unit tests (XCTest), a short run of every fuzz harness under AddressSanitizer,
-## and end-to-end tests of the release binary (pytest)
+## test: every test (CI's command) — unit tests (XCTest), a short run of every fuzz harness under
+## AddressSanitizer, and every end-to-end test of the release binary (pytest), the slow ones too
 test: build layering unit-test fuzz-smoke e2e-test
+
+## quick: the loop while working: the release build, the layering check and the end-to-end tests
+## not marked slow (the scale runs); no XCTest, no fuzzing. `make test` runs them all
+quick: build layering
+	@$(MAKE) --no-print-directory e2e-test E2E_SELECT='-m "not slow"'
 
 ## layering: the module arrows of docs/ARCHITECTURE.md against Package.swift and the imports
 layering:
 	$(PYTHON) Tests/Layering/check_layers.py
 
+# In a TMPDIR of the run's own, removed after: OptionDeclarationTests reads tiles' sample
+# arguments, which make their output folder under $TMPDIR.
 unit-test:
-	$(SWIFT) test --disable-swift-testing
+	tmp=$$(mktemp -d -t geo-unit-test-XXXXXX) && status=0 && \
+		{ TMPDIR=$$tmp $(SWIFT) test --disable-swift-testing || status=$$?; }; rm -rf "$$tmp"; exit $$status
 
+# The end-to-end tests in E2E_JOBS processes (pytest-xdist; auto: one a CPU; 0: in pytest's own
+# process, for --pdb), the tests that share a module's fixture in one of them (loadgroup, see
+# conftest.py), the 15 slowest named at the end. E2E_SELECT picks tests: `make e2e-test
+# E2E_SELECT='-m "not slow"'` (what `make quick` runs), or `-k tiles`. The binary by its path:
+# `swift build --show-bin-path` would plan the whole build again to print it.
+E2E_JOBS ?= auto
+E2E_SELECT ?=
 e2e-test:
-	GEO_BIN="$$($(SWIFT) build -c release --show-bin-path)/geo" $(PYTHON) -m pytest -q Tests/EndToEnd
+	GEO_BIN="$(CURDIR)/.build/release/geo" $(PYTHON) -m pytest -q -n $(E2E_JOBS) --dist loadgroup --durations=15 \
+		Tests/EndToEnd $(E2E_SELECT)
 
 ## fuzz-smoke: each libFuzzer harness for 15 s (fuzz/run.sh SECONDS for longer runs)
 fuzz-smoke:

@@ -88,10 +88,15 @@ public struct Tiles: GeoCommand {
         as it was and nothing half written is left.
         """)
 
-    /// Each writes into a fixed folder of /tmp, over what the last run left (--force): the
-    /// hostile corpus and the fuzzer run them again and again.
-    public static let sampleArguments = [["--zoom", "0-2", "--force", "-o", "/tmp/geo-tiles-sample"],
-                                         ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
+    /// Each writes into a folder this process makes under $TMPDIR (or /tmp) when they are first
+    /// read, over what its last run left (--force): the hostile corpus and the fuzzer run them
+    /// again and again, and two runs at once (two users, tests in parallel) never share one.
+    public static let sampleArguments: [[String]] = {
+        var template = Array("\(temporaryDirectory)/geo-tiles-sample-XXXXXX".utf8CString)
+        let folder = mkdtemp(&template).map { String(cString: $0) } ?? "\(temporaryDirectory)/geo-tiles-sample"
+        return [["--zoom", "0-2", "--force", "-o", folder + "/tiles"],
+                ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", folder + "/tiles.mbtiles"]]
+    }()
 
     static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
     /// The options every command that reads records shares, with this command's own -o.

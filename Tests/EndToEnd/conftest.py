@@ -7,11 +7,14 @@ package (the reference codec the oracle tests compare against), makes the
 tests FAIL: they are never skipped.
 """
 
+import atexit
 import json
 import math
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from decimal import Decimal
 from pathlib import Path
 
@@ -48,6 +51,21 @@ def geo_bin() -> str:
     return str(GEO_BIN)
 
 
+def _scratch_folder() -> str:
+    folder = tempfile.mkdtemp(prefix="geo-e2e-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+# The $TMPDIR of every program the tests run (geo's spools, the folder it makes for the tiles
+# samples' output, `Tiles.sampleArguments`, in the listing below and in the fuzz replayer, GNU
+# parallel's files): a folder of this test process's own, removed when it exits, so that nothing
+# is shared with another process (pytest-xdist's workers, another user's run) or left behind.
+# pytest's own tmp_path stays where it was (tempfile read $TMPDIR above, once).
+SCRATCH = _scratch_folder()
+os.environ["TMPDIR"] = SCRATCH
+
+
 def listed(kind):
     """What `geo --list-cmds=KIND` prints, one list of words a line (tab-separated), as git's
     tests read `git --list-cmds`: "builtins", the built-in commands (the dispatcher's one list
@@ -57,6 +75,13 @@ def listed(kind):
     if result.returncode != 0:
         raise RuntimeError(f"{GEO_BIN} --list-cmds={kind} failed ({result.returncode}): {result.stderr}")
     return [line.split("\t") for line in result.stdout.splitlines()]
+
+
+def sample_id(words) -> str:
+    """A test id for sample arguments: the words, a path as its last part only. The folder of a
+    path differs from process to process (SCRATCH), and pytest-xdist needs every worker
+    to collect the same ids."""
+    return " ".join(os.path.basename(w) if w.startswith("/") else w for w in words)
 
 
 def builtins():
@@ -110,6 +135,25 @@ def run_full(args, input=None, *, cwd=None, env=None, timeout=120):
         timeout=timeout,
     )
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "backslashreplace")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: seconds each: a scale run (100 MB, a million features, memory kept flat), one that "
+        "waits on real time (a signal part way, shells in tmux), Spark, GNU parallel, the Debian package. "
+        "`make test` (CI's command) runs them; `make quick` (-m 'not slow') leaves them out")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist's --dist loadgroup (`make test`), the tests that share a module-scoped
+    fixture (the Debian package, the SparkContext, a corpus, the guide's figures) run in one
+    worker, so that the fixture is made once, not once a worker. Before xdist's own hook, which
+    reads the mark."""
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures and any(defs[-1].scope == "module" for defs in fixtures.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 @pytest.fixture(scope="session")

@@ -266,6 +266,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_tab_in_a_real_shell(request, workspace, case):
     shell, typed, line, shows, hides = CASES[case]
@@ -303,6 +304,7 @@ def test_geo_completion_is_documented():
     assert "completion shell" in re.sub(".\b", "", page)
 
 
+@pytest.mark.slow
 def test_zsh_loads_the_printed_script_with_source(request, workspace):
     """source <(geo completion zsh), after compinit, instead of a file on $fpath."""
     terminal = start_zsh(request, workspace, "autoload -Uz compinit && compinit -u -D\nsource <(geo completion zsh)\n")
@@ -310,6 +312,7 @@ def test_zsh_loads_the_printed_script_with_source(request, workspace):
     assert terminal.current_line(screen) == "geo length --kind geodesic", screen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["zsh", "bash", "bash-plain", "fish"])
 def test_completed_values_reach_geo_as_typed(request, workspace, shell):
     """The words completion inserts are the words geo gets: the PROJ string one argument, with

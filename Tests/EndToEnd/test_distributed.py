@@ -26,6 +26,9 @@ import pytest
 
 from conftest import GEO_BIN, REPO, geo_bin
 
+# Every test here starts Spark's JVM or GNU parallel's jobs: `make quick` leaves them out, `make test` runs them.
+pytestmark = pytest.mark.slow
+
 DIST = REPO / "distributed"
 GEO_SPARK = DIST / "geo_spark.py"
 PARALLEL_SH = DIST / "parallel.sh"

@@ -152,6 +152,7 @@ def test_decode_field_reads_a_pretty_collection_and_polylines_are_not_documents(
     assert rc == 0, err
 
 
+@pytest.mark.slow
 @not_under_asan
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_large_pretty_collection_streams_in_flat_memory(tmp_path, jobs):

@@ -476,6 +476,7 @@ def _run_random(figure, figure_args, seed, per_group, least):
     return kinds, gap
 
 
+@pytest.mark.slow
 def test_random_circles_wgs84():
     _run_random(WGS84, [], seed=20240611, per_group=45, least=20)
 
@@ -671,6 +672,7 @@ TOLERANCE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("centre,radius,tol", TOLERANCE_CASES,
                          ids=[f"{c}_{r:g}_{t:g}" for c, r, t in TOLERANCE_CASES])
 def test_tolerance_holds_and_is_the_fewest(centre, radius, tol):

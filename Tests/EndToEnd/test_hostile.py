@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import GEO_BIN, REPO, listed, run
+from conftest import GEO_BIN, REPO, listed, run, sample_id
 
 HOSTILE = REPO / "Tests" / "Corpus"
 MANIFEST = json.loads((HOSTILE / "manifest.json").read_text())
@@ -96,7 +96,7 @@ def test_every_case_between_good_records(command, tmp_path):
             assert kept == case.strip(b" \t"), name
 
 
-@pytest.mark.parametrize("sample", listed("samples"), ids=" ".join)
+@pytest.mark.parametrize("sample", listed("samples"), ids=sample_id)
 def test_every_builtin_with_each_of_its_sample_arguments_survives_every_case(sample):
     # Every built-in the binary lists (one added after the manifest was written too), with each of
     # its sample arguments, on every case between good records on standard input: exit 0 or 65,
@@ -142,6 +142,7 @@ def test_hostile_polylines_between_good_ones(tmp_path):
 
 # --- cases too big for git: built here -------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_100_mb_line_streams_through(tmp_path):
     path = tmp_path / "big.ndjson"
     count = 4_800_000
@@ -167,6 +168,7 @@ def test_nesting_100000_deep_is_a_bad_record_in_every_command(tmp_path):
         assert err.startswith(f"geo {COMMANDS[command][0]}: <stdin>:2: ") and "nesting deeper than" in err, err
 
 
+@pytest.mark.slow
 def test_a_feature_collection_of_a_million_features_on_one_line(tmp_path):
     path = tmp_path / "fc.ndjson"
     with open(path, "wb") as f:

@@ -24,6 +24,9 @@ import pytest
 
 from conftest import GOOGLE_P5, GOOGLE_PATH, REPO, geo_bin
 
+# Builds the package and runs lintian: `make quick` leaves these out, `make test` runs them.
+pytestmark = pytest.mark.slow
+
 # What `env -i` leaves a job on a host without Swift: the system's folders only.
 BARE_ENV = {"PATH": "/usr/bin:/bin"}
 # Libraries of the Swift runtime, which -static-stdlib links into geo.

@@ -47,6 +47,7 @@ def test_disk_full_cuts_back_to_the_last_whole_record_and_exits_74(tmp_path):
 
 # With -j1 the thread that takes the signal is the one writing; with -j2 and -j4 the workers
 # write in turn while that thread waits, and the signal must still wait for a write under way.
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2, 4])
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_never_leaves_half_a_record(tmp_path, signal_number, jobs):

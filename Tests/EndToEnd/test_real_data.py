@@ -7,6 +7,7 @@ that ships them) and gpxpy 1.6.2's test tracks, downloaded once by pip into
 Tests/EndToEnd/.real-data (git ignores it). No network, no data: the tests fail, never skip.
 """
 
+import fcntl
 import json
 import math
 import os
@@ -29,6 +30,16 @@ def ogr2ogr(*args):
 
 @pytest.fixture(scope="session")
 def data():
+    CACHE.mkdir(exist_ok=True)
+    # pytest-xdist's workers each set this fixture up: the first to take the lock fills the
+    # cache, the others wait for it and find it ready (two at once collided in ogr2ogr).
+    with open(CACHE / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        fill_cache()
+    return CACHE
+
+
+def fill_cache():
     ready = CACHE / "ready"
     if not ready.exists():
         CACHE.mkdir(exist_ok=True)
@@ -48,7 +59,6 @@ def data():
         gpx = next(CACHE.glob("gpxpy-*/test_files/korita-zbevnica.gpx"))
         ogr2ogr("-f", "GeoJSONSeq", CACHE / "tracks.geojsonl", gpx, "tracks")
         ready.touch()
-    return CACHE
 
 
 def geo(*args, input=None):

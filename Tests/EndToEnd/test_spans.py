@@ -1067,6 +1067,7 @@ def _peak_run(args, source, target):
     return proc.returncode, err, int(err.split()[-1])
 
 
+@pytest.mark.slow
 @not_under_asan
 def test_split_of_long_paths_stays_under_32_mb_and_a_bad_feature_writes_nothing(tmp_path):
     # Each long path writes ~7 MB of pieces: geo writes them out as it goes (a record commits once

@@ -395,6 +395,7 @@ def test_input_read_once_from_a_pipe_and_stdin(tmp_path):
     assert set(a) == set(b) and len(a) > 5
 
 
+@pytest.mark.slow
 def test_a_signal_leaves_no_half_written_tile_or_database(tmp_path):
     lines = [line([[-180 + i * 0.036, -60 + (i % 97)], [-179 + i * 0.036, -59 + (i % 89)]], stroke="red") for i in range(10000)]
     source = tmp_path / "many.ndjson"

@@ -14,13 +14,73 @@ protocol TileStore: AnyObject, Sendable {
     func discard()
 }
 
-/// What MBTiles' metadata table and the HTML page say of a pyramid.
+/// What MBTiles' metadata table, a PMTiles header and its JSON metadata, and the HTML page say
+/// of a pyramid.
 struct TileMetadata {
     var name: String
     var zooms: ClosedRange<Int>
     /// W, S, E, N in degrees.
     var bounds: (west: Double, south: Double, east: Double, north: Double)
     var tileSize: Int
+
+    var center: (longitude: Double, latitude: Double, zoom: Int) {
+        ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, zooms.lowerBound)
+    }
+
+    /// The MBTiles metadata rows, in order: the same names and values go in PMTiles' JSON.
+    var rows: [(name: String, value: String)] {
+        let b = bounds, c = center
+        return [
+            ("name", name), ("format", "png"), ("type", "overlay"), ("version", "1"),
+            ("description", "drawn by geo tiles"),
+            ("minzoom", "\(zooms.lowerBound)"), ("maxzoom", "\(zooms.upperBound)"),
+            ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
+            ("center", "\(c.longitude),\(c.latitude),\(c.zoom)"),
+        ]
+    }
+
+    /// PMTiles' JSON metadata: the rows as an object of strings (the spec asks for strings).
+    var json: String {
+        func quoted(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        return "{" + rows.map { "\(quoted($0.name)):\(quoted($0.value))" }.joined(separator: ",") + "}"
+    }
+}
+
+/// A tile's bytes hashed to 64 bits, to find identical tiles (the stores compare the bytes of
+/// tiles whose hashes are equal): eight bytes at a time, mixed as splitmix64 mixes.
+enum TileBytes {
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return bytes.withUnsafeBytes { raw in
+            var hash = mix(UInt64(raw.count))
+            var index = 0
+            while index + 8 <= raw.count {
+                hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index += 8
+            }
+            var tail: UInt64 = 0
+            for byte in raw[index...].reversed() { tail = tail << 8 | UInt64(byte) }
+            return mix(hash ^ tail)
+        }
+    }
 }
 
 /// `OUT/{z}/{x}/{y}.png` (and `OUT/index.html` with --html), built in a folder beside OUT and
@@ -184,18 +244,9 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
     func finish(_ metadata: TileMetadata) throws(RunFailure) {
         sqlite3_finalize(insert)
         insert = nil
-        let b = metadata.bounds
-        let centre = ((b.west + b.east) / 2, (b.south + b.north) / 2)
-        let rows: [(String, String)] = [
-            ("name", metadata.name), ("format", "png"), ("type", "overlay"), ("version", "1"),
-            ("description", "drawn by geo tiles"),
-            ("minzoom", "\(metadata.zooms.lowerBound)"), ("maxzoom", "\(metadata.zooms.upperBound)"),
-            ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
-            ("center", "\(centre.0),\(centre.1),\(metadata.zooms.lowerBound)"),
-        ]
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else { throw failure("prepare") }
-        for (name, value) in rows {
+        for (name, value) in metadata.rows {
             sqlite3_bind_text(statement, 1, name, -1, geo_sqlite_transient())
             sqlite3_bind_text(statement, 2, value, -1, geo_sqlite_transient())
             guard sqlite3_step(statement) == SQLITE_DONE else {

@@ -93,7 +93,7 @@ public struct Tiles: GeoCommand {
     public static let sampleArguments = [["--zoom", "0-2", "--force", "-o", "/tmp/geo-tiles-sample"],
                                          ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", "/tmp/geo-tiles-sample.mbtiles"]]
 
-    static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    static let output = Option(file: "output", short: "o", extensions: ["mbtiles", "pmtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), an MBTiles file when OUT ends in .mbtiles, a PMTiles archive when it ends in .pmtiles. Required.")
     static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
     static let scale = Option(integer: "scale", in: 1...3, help: "Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles).").defaulting(to: 1)
     static let bbox = Option(custom: "bbox", valueName: "W,S,E,N", help: "Only the tiles that meet this region (degrees; W > E spans the antimeridian).", parse: DrawingOptions.parseRegion)
@@ -132,11 +132,11 @@ public struct Tiles: GeoCommand {
         settings.stream = try StreamOptions.configuration(arguments, jsonOutput: false)
         guard let output = settings.stream.output else {
             throw UsageError(arguments[StreamOptions.output] == "-"
-                ? "-o -: tiles are many files, not one stream: OUT is a directory or a .mbtiles file"
-                : "-o OUT is required: the directory or .mbtiles file to write the tiles to")
+                ? "-o -: tiles are many files, not one stream: OUT is a directory, a .mbtiles or a .pmtiles file"
+                : "-o OUT is required: the directory, .mbtiles or .pmtiles file to write the tiles to")
         }
         settings.output = output
-        settings.mbtiles = output.lowercased().hasSuffix(".mbtiles")
+        settings.kind = TileOutputKind(output)
         guard let zooms = arguments[Tiles.zoom] else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }
         settings.zooms = zooms
         settings.scale = arguments[Tiles.scale]
@@ -154,7 +154,9 @@ public struct Tiles: GeoCommand {
         }
         settings.force = arguments[Tiles.force]
         settings.html = arguments[Tiles.html]
-        if settings.html && settings.mbtiles { throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not an MBTiles file") }
+        if settings.html && settings.kind != .directory {
+            throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not \(settings.kind.named)")
+        }
         settings.drawing = try DrawingSettings(arguments, background: Tiles.background)
         settings.input = try PathInputFormat(arguments)
         self.settings = settings
@@ -176,7 +178,7 @@ struct TileSettings: @unchecked Sendable {
     /// Inputs, --rejects, --jobs, --strict, progress: the options every command shares.
     var stream = StreamConfiguration()
     var output = ""
-    var mbtiles = false
+    var kind = TileOutputKind.directory
     var zooms = 0...0
     var scale = 1
     var box: (west: Double, south: Double, east: Double, north: Double)?
@@ -188,4 +190,31 @@ struct TileSettings: @unchecked Sendable {
     /// The options tiles shares with render.
     var drawing = DrawingSettings()
     var input = PathInputFormat.geoJSON
+}
+
+/// What -o names: a folder of PNGs, or one file of a tile archive format, by its extension.
+enum TileOutputKind {
+    case directory, mbtiles, pmtiles
+
+    init(_ output: String) {
+        let name = output.lowercased()
+        self = name.hasSuffix(".mbtiles") ? .mbtiles : name.hasSuffix(".pmtiles") ? .pmtiles : .directory
+    }
+
+    /// As a message names it: "an MBTiles file".
+    var named: String {
+        switch self {
+        case .directory: "a tile directory"
+        case .mbtiles: "an MBTiles file"
+        case .pmtiles: "a PMTiles archive"
+        }
+    }
+
+    var fileExtension: String? {
+        switch self {
+        case .directory: nil
+        case .mbtiles: ".mbtiles"
+        case .pmtiles: ".pmtiles"
+        }
+    }
 }

@@ -1,0 +1,116 @@
+"""`geo tiles` into one file: PMTiles v3 archives and deduplicated MBTiles (SPEC "tiles",
+docs/tiles.md).
+
+Oracles independent of geo: the `pmtiles` Python package (protomaps' reader) for every tile,
+the header and the directories; Python's sqlite3, `gdalinfo` and `gdal_translate` for MBTiles;
+the directory run's PNGs for every tile's bytes.
+"""
+
+import random
+import sqlite3
+import subprocess
+
+from pmtiles.reader import MmapSource, Reader, all_tiles
+from pmtiles.tile import Compression, TileType, deserialize_directory, zxy_to_tileid
+
+from test_tiles import SCENE, feature, point, tiles, written
+
+
+def read_archive(path):
+    """(header, metadata, {(z, x, y): bytes}, every tile entry in TileID order, leaf count)."""
+    with open(path, "rb") as file:
+        reader = Reader(MmapSource(file))
+        header, metadata = reader.header(), reader.metadata()
+        found = {zxy: data for zxy, data in all_tiles(reader.get_bytes)}
+        raw = file.read()
+    root = deserialize_directory(raw[header["root_offset"]:header["root_offset"] + header["root_length"]])
+    entries, leaves = [], 0
+    for entry in root:
+        if entry.run_length == 0:
+            leaves += 1
+            start = header["leaf_directory_offset"] + entry.offset
+            entries += deserialize_directory(raw[start:start + entry.length])
+        else:
+            entries.append(entry)
+    return header, metadata, found, entries, leaves
+
+
+def check_archive(path, directory_tiles, zooms):
+    """What every archive must be: the directory's tiles, each blob once, clustered, the root in
+    the first 16 KiB, the header's counts true."""
+    header, metadata, found, entries, leaves = read_archive(path)
+    assert found == {zxy: p.read_bytes() for zxy, p in directory_tiles.items()}
+    assert header["version"] == 3 and header["root_offset"] == 127
+    assert header["root_offset"] + header["root_length"] <= 16384
+    assert header["clustered"] and header["tile_type"] == TileType.PNG
+    assert header["internal_compression"] == Compression.GZIP and header["tile_compression"] == Compression.NONE
+    assert (header["min_zoom"], header["max_zoom"]) == zooms
+    assert (metadata["format"], metadata["type"]) == ("png", "overlay")
+    assert (metadata["minzoom"], metadata["maxzoom"]) == tuple(map(str, zooms))
+    # Entries in TileID order, each run's tiles its IDs, every blob stored once, in TileID order
+    # (clustered: a blob is new right after the last, or a duplicate pointing back).
+    ids = [e.tile_id for e in entries]
+    assert ids == sorted(ids) and all(e.run_length >= 1 and e.length > 0 for e in entries)
+    assert sum(e.run_length for e in entries) == header["addressed_tiles_count"] == len(found)
+    assert len(entries) == header["tile_entries_count"]
+    end = 0
+    for entry in entries:
+        assert entry.offset == end or entry.offset + entry.length <= end
+        end = max(end, entry.offset + entry.length)
+    assert end == header["tile_data_length"]
+    distinct = set(found.values())
+    assert header["tile_contents_count"] == len(distinct) and end == sum(map(len, distinct))
+    assert ids[0] == min(zxy_to_tileid(*zxy) for zxy in found)
+    return header, metadata, entries, leaves
+
+
+def test_pmtiles_holds_the_directory_s_tiles(tmp_path):
+    directory, _ = tiles(tmp_path, SCENE, ["--zoom", "0-4"])
+    archive, _ = tiles(tmp_path, SCENE, ["--zoom", "0-4"], out="scene.pmtiles")
+    header, metadata, entries, leaves = check_archive(archive, written(directory), (0, 4))
+    assert metadata["name"] == "scene" and leaves == 0
+    west, south, east, north = map(float, metadata["bounds"].split(","))
+    assert (west, south, east, north) == (-122.4, -30.0, 139.7, 48.85)
+    assert [header[k] / 1e7 for k in ("min_lon_e7", "min_lat_e7", "max_lon_e7", "max_lat_e7")] == [west, south, east, north]
+
+
+def test_pmtiles_filled_polygon_is_runs_of_one_blob_and_scale_2_is_as_the_directory(tmp_path):
+    """A large filled polygon with --empty: tens of thousands of tiles, a few dozen blobs, runs
+    along the Hilbert curve."""
+    polygon = [feature({"type": "Polygon", "coordinates": [[[-170, -70], [170, -70], [170, 70], [-170, 70], [-170, -70]]]},
+                       fill="#3060c0", **{"stroke-width": 0})]
+    archive, _ = tiles(tmp_path, polygon, ["--zoom", "0-7", "--empty"], out="fill.pmtiles")
+    directory, _ = tiles(tmp_path, polygon, ["--zoom", "0-7", "--empty"], out="fill")
+    header, _, entries, _ = check_archive(archive, written(directory), (0, 7))
+    assert header["addressed_tiles_count"] > 12000
+    assert header["tile_contents_count"] < 100 and len(entries) < header["addressed_tiles_count"] / 10
+    assert max(e.run_length for e in entries) > 1000
+    small, _ = tiles(tmp_path, SCENE, ["--zoom", "2-3", "--scale", "2"], out="retina.pmtiles")
+    check_archive(small, written(tiles(tmp_path, SCENE, ["--zoom", "2-3", "--scale", "2"], out="retina")[0]), (2, 3))
+
+
+def test_pmtiles_leaf_directories_when_the_root_would_not_fit(tmp_path):
+    """Thousands of distinct tiles (a marker each, scattered) make a directory too large for the
+    first 16 KiB: the root then points at leaves."""
+    rng = random.Random(1)
+    points = [point(rng.uniform(-170, 170), rng.uniform(-70, 70)) for _ in range(6000)]
+    archive, _ = tiles(tmp_path, points, ["--zoom", "0-8"], out="points.pmtiles")
+    directory, _ = tiles(tmp_path, points, ["--zoom", "0-8"], out="points")
+    header, _, entries, leaves = check_archive(archive, written(directory), (0, 8))
+    assert leaves >= 2 and header["leaf_directory_length"] > 0 and len(entries) > 10000
+
+
+def test_pmtiles_replaced_whole_and_refused_as_mbtiles_is(tmp_path):
+    archive, _ = tiles(tmp_path, SCENE, ["--zoom", "0-1"], out="x.pmtiles")
+    before = archive.read_bytes()
+    _, err = tiles(tmp_path, SCENE, ["--zoom", "0-2"], out="x.pmtiles", expect=73)
+    assert "--force" in err and archive.read_bytes() == before
+    tiles(tmp_path, SCENE, ["--zoom", "0-2", "--force"], out="x.pmtiles")
+    assert read_archive(archive)[0]["max_zoom"] == 2
+    _, err = tiles(tmp_path, "not json\n", ["--zoom", "0", "--force"], out="x.pmtiles", expect=65)
+    assert read_archive(archive)[0]["max_zoom"] == 2, err
+    (tmp_path / "d.pmtiles").mkdir()
+    tiles(tmp_path, SCENE, ["--zoom", "0", "--force"], out="d.pmtiles", expect=73)
+    _, err = tiles(tmp_path, SCENE, ["--zoom", "0", "--html"], out="y.pmtiles", expect=64)
+    assert "PMTiles" in err and not (tmp_path / "y.pmtiles").exists()
+    assert [p.name for p in tmp_path.iterdir() if ".geo-" in p.name] == []

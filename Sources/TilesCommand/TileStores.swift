@@ -179,15 +179,22 @@ final class DirectoryStore: TileStore, @unchecked Sendable {
     }
 }
 
-/// An MBTiles 1.3 file: SQLite, `tiles(zoom_level, tile_column, tile_row, tile_data)` with rows
-/// in TMS order (row 0 at the south), and `metadata(name, value)`. Written to a temporary file
+/// An MBTiles 1.3 file: SQLite, a `tiles(zoom_level, tile_column, tile_row, tile_data)` view with
+/// rows in TMS order (row 0 at the south), and `metadata(name, value)`. Identical tiles are kept
+/// once, as mbutil and tippecanoe keep them: `images(tile_id, tile_data)` holds each distinct
+/// PNG, named by its hash (a suffix when different bytes share one), and `map(zoom_level,
+/// tile_column, tile_row, tile_id)` every tile; readers see the view. Written to a temporary file
 /// beside its name, in one transaction, and renamed into place when the run succeeds.
 /// Sendable by hand: the database is written only with `lock` held (`put`) or after the
 /// drawing threads have ended (`finish`, `discard`).
 final class MBTilesStore: TileStore, @unchecked Sendable {
     private let output: WholeFileOutput
     private var database: OpaquePointer?
-    private var insert: OpaquePointer?
+    /// Keeps an image unless its name is taken; whether the named image holds these bytes;
+    /// places a tile.
+    private var insertImage: OpaquePointer?
+    private var findImage: OpaquePointer?
+    private var insertTile: OpaquePointer?
     private let lock = Monitor()
 
     init(path: String) throws(RunFailure) {
@@ -210,11 +217,19 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
             try execute("""
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
                 CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                CREATE UNIQUE INDEX images_id ON images (tile_id);
+                CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                    map.tile_row AS tile_row, images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id;
                 BEGIN;
                 """)
-            guard sqlite3_prepare_v2(handle, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK else {
-                throw failure("prepare")
+            for (sql, statement) in [("INSERT OR IGNORE INTO images VALUES (?2, ?1)", \MBTilesStore.insertImage),
+                                     ("SELECT 1 FROM images WHERE tile_id = ?1 AND tile_data = ?2", \MBTilesStore.findImage),
+                                     ("INSERT INTO map VALUES (?, ?, ?, ?)", \MBTilesStore.insertTile)] {
+                var prepared: OpaquePointer?
+                guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK else { throw failure("prepare") }
+                self[keyPath: statement] = prepared
             }
         } catch {
             discard()
@@ -231,19 +246,41 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
     }
 
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        let hash = String(TileBytes.hash(png), radix: 16)
         lock.lock()
         defer { lock.unlock() }
-        sqlite3_bind_int(insert, 1, Int32(tile.z))
-        sqlite3_bind_int(insert, 2, Int32(tile.x))
-        sqlite3_bind_int(insert, 3, Int32((1 << tile.z) - 1 - tile.y))
-        let status = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), geo_sqlite_transient()) }
-        guard status == SQLITE_OK, sqlite3_step(insert) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
-        sqlite3_reset(insert)
+        // The image named by the hash, kept unless the name is taken; then the name is this
+        // tile's if it holds these bytes, else (different bytes, the same hash) the next suffix.
+        var name = hash
+        for suffix in 1... {
+            for statement in [insertImage, findImage] {
+                sqlite3_bind_text(statement, 1, name, -1, geo_sqlite_transient())
+                let status = png.withUnsafeBytes { sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), geo_sqlite_transient()) }
+                guard status == SQLITE_OK else { throw failure("store tile \(tile.name)") }
+            }
+            guard sqlite3_step(insertImage) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+            sqlite3_reset(insertImage)
+            let found = sqlite3_step(findImage)
+            sqlite3_reset(findImage)
+            guard found == SQLITE_ROW || found == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+            if found == SQLITE_ROW { break }
+            name = "\(hash)-\(suffix)"
+        }
+        sqlite3_bind_int(insertTile, 1, Int32(tile.z))
+        sqlite3_bind_int(insertTile, 2, Int32(tile.x))
+        sqlite3_bind_int(insertTile, 3, Int32((1 << tile.z) - 1 - tile.y))
+        sqlite3_bind_text(insertTile, 4, name, -1, geo_sqlite_transient())
+        guard sqlite3_step(insertTile) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+        sqlite3_reset(insertTile)
+    }
+
+    private func finalizeStatements() {
+        for statement in [insertImage, findImage, insertTile] where statement != nil { sqlite3_finalize(statement) }
+        (insertImage, findImage, insertTile) = (nil, nil, nil)
     }
 
     func finish(_ metadata: TileMetadata) throws(RunFailure) {
-        sqlite3_finalize(insert)
-        insert = nil
+        finalizeStatements()
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else { throw failure("prepare") }
         for (name, value) in metadata.rows {
@@ -258,15 +295,14 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
         sqlite3_finalize(statement)
         // The index MBTiles readers look tiles up by (and that keeps each tile once), made once
         // at the end: faster than keeping it while inserting.
-        try execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row); COMMIT;")
+        try execute("CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row); COMMIT;")
         guard sqlite3_close(database) == SQLITE_OK else { throw failure("close the database") }
         database = nil
         try output.commit()
     }
 
     func discard() {
-        if let insert { sqlite3_finalize(insert) }
-        insert = nil
+        finalizeStatements()
         if let database { sqlite3_close(database) }
         database = nil
         output.discard()

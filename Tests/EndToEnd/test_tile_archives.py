@@ -10,10 +10,16 @@ import random
 import sqlite3
 import subprocess
 
+from PIL import Image
 from pmtiles.reader import MmapSource, Reader, all_tiles
 from pmtiles.tile import Compression, TileType, deserialize_directory, zxy_to_tileid
 
 from test_tiles import SCENE, feature, point, tiles, written
+
+
+# A filled polygon over most of the world: with --empty, thousands of tiles, a few dozen distinct.
+FILLED = [feature({"type": "Polygon", "coordinates": [[[-170, -70], [170, -70], [170, 70], [-170, 70], [-170, -70]]]},
+                  fill="#3060c0", **{"stroke-width": 0})]
 
 
 def read_archive(path):
@@ -77,10 +83,8 @@ def test_pmtiles_holds_the_directory_s_tiles(tmp_path):
 def test_pmtiles_filled_polygon_is_runs_of_one_blob_and_scale_2_is_as_the_directory(tmp_path):
     """A large filled polygon with --empty: tens of thousands of tiles, a few dozen blobs, runs
     along the Hilbert curve."""
-    polygon = [feature({"type": "Polygon", "coordinates": [[[-170, -70], [170, -70], [170, 70], [-170, 70], [-170, -70]]]},
-                       fill="#3060c0", **{"stroke-width": 0})]
-    archive, _ = tiles(tmp_path, polygon, ["--zoom", "0-7", "--empty"], out="fill.pmtiles")
-    directory, _ = tiles(tmp_path, polygon, ["--zoom", "0-7", "--empty"], out="fill")
+    archive, _ = tiles(tmp_path, FILLED, ["--zoom", "0-7", "--empty"], out="fill.pmtiles")
+    directory, _ = tiles(tmp_path, FILLED, ["--zoom", "0-7", "--empty"], out="fill")
     header, _, entries, _ = check_archive(archive, written(directory), (0, 7))
     assert header["addressed_tiles_count"] > 12000
     assert header["tile_contents_count"] < 100 and len(entries) < header["addressed_tiles_count"] / 10
@@ -114,3 +118,29 @@ def test_pmtiles_replaced_whole_and_refused_as_mbtiles_is(tmp_path):
     _, err = tiles(tmp_path, SCENE, ["--zoom", "0", "--html"], out="y.pmtiles", expect=64)
     assert "PMTiles" in err and not (tmp_path / "y.pmtiles").exists()
     assert [p.name for p in tmp_path.iterdir() if ".geo-" in p.name] == []
+
+
+def test_mbtiles_keeps_identical_tiles_once_and_readers_see_the_tiles_view(tmp_path):
+    database, _ = tiles(tmp_path, FILLED, ["--zoom", "0-5", "--empty"], out="fill.mbtiles")
+    directory, _ = tiles(tmp_path, FILLED, ["--zoom", "0-5", "--empty"], out="fill")
+    found = written(directory)
+    connection = sqlite3.connect(database)
+    rows = connection.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles").fetchall()
+    tiles_count, images = connection.execute("SELECT (SELECT count(*) FROM map), (SELECT count(*) FROM images)").fetchone()
+    kinds = dict(connection.execute("SELECT name, type FROM sqlite_master WHERE name IN ('tiles', 'map', 'images')").fetchall())
+    connection.close()
+    assert kinds == {"tiles": "view", "map": "table", "images": "table"}
+    assert {(z, x, (1 << z) - 1 - row): data for z, x, row, data in rows} == {zxy: p.read_bytes() for zxy, p in found.items()}
+    assert tiles_count == len(found) > 500 and images == len(set(p.read_bytes() for p in found.values())) < tiles_count / 20
+    # The sqlite3 shell and GDAL read it as any MBTiles file.
+    shell = subprocess.run(["sqlite3", str(database), "select count(*), count(distinct tile_data) from tiles"],
+                           capture_output=True, text=True, check=True)
+    assert shell.stdout.strip() == f"{tiles_count}|{images}"
+    info = subprocess.run(["gdalinfo", str(database)], capture_output=True, text=True)
+    assert info.returncode == 0 and "Driver: MBTiles/MBTiles" in info.stdout and "ZOOM_LEVEL=5" in info.stdout, info.stderr
+    picture = tmp_path / "zoom5.png"
+    subprocess.run(["gdal_translate", "-q", "-of", "PNG", str(database), str(picture)], check=True, capture_output=True)
+    image = Image.open(picture).convert("RGBA")
+    # The middle of the world is inside the filled polygon: the colour of the tile there.
+    inside = Image.open(found[(5, 16, 16)]).convert("RGBA").getpixel((8, 8))
+    assert inside[3] > 0 and image.getpixel((image.size[0] // 2, image.size[1] // 2)) == inside

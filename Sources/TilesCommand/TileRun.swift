@@ -83,7 +83,7 @@ final class TileRun {
             return status
         }
         let metadata = TileMetadata(name: TileRun.baseName(settings.output), zooms: settings.zooms,
-                                    bounds: partitioner.bounds(clampedTo: settings.box), tileSize: 256 * settings.scale)
+                                    bounds: partitioner.bounds(box: settings.box, subtree: settings.subtree), tileSize: 256 * settings.scale)
         do { try store.finish(metadata) } catch {
             store.discard()
             throw error

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CSQLite
+import Geodesy
+import Geometry
 import Records
 
 /// Where finished tiles go. `put` is called from the drawing threads at once: each store keeps
@@ -22,9 +24,25 @@ struct TileMetadata {
     /// W, S, E, N in degrees.
     var bounds: (west: Double, south: Double, east: Double, north: Double)
     var tileSize: Int
+    /// Where a viewer opens: the middle of the bounds (in Web Mercator, across ±180 when they
+    /// are), at the deepest zoom within `zooms` at which they fit a 1024 × 768 view.
+    let center: (longitude: Double, latitude: Double, zoom: Int)
 
-    var center: (longitude: Double, latitude: Double, zoom: Int) {
-        ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, zooms.lowerBound)
+    /// `bounds`: W, S, E, N, W > E across ±180.
+    init(name: String, zooms: ClosedRange<Int>, bounds: (west: Double, south: Double, east: Double, north: Double), tileSize: Int) {
+        self.name = name
+        self.zooms = zooms
+        self.bounds = bounds
+        self.tileSize = tileSize
+        let width = bounds.east >= bounds.west ? bounds.east - bounds.west : bounds.east + 360 - bounds.west
+        let south = WebMercator.metres(Position(longitude: 0, latitude: bounds.south)).y
+        let north = WebMercator.metres(Position(longitude: 0, latitude: bounds.north)).y
+        let middle = WebMercator.position(x: 0, y: (south + north) / 2)
+        // World pixels across the bounds at zoom 0; each zoom doubles them.
+        let across = width / 360 * 256, down = (north - south) / (2 * WebMercator.half) * 256
+        var zoom = zooms.lowerBound
+        while zoom < zooms.upperBound && across * Double(1 << (zoom + 1)) <= 1024 && down * Double(1 << (zoom + 1)) <= 768 { zoom += 1 }
+        center = (normalizedLongitude(bounds.west + width / 2), middle.latitude, zoom)
     }
 
     /// The MBTiles metadata rows, in order: the same names and values go in PMTiles' JSON.

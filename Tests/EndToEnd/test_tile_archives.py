@@ -7,14 +7,16 @@ the directory run's PNGs for every tile's bytes.
 """
 
 import random
+import shutil
 import sqlite3
 import subprocess
 
+import pytest
 from PIL import Image
 from pmtiles.reader import MmapSource, Reader, all_tiles
 from pmtiles.tile import Compression, TileType, deserialize_directory, zxy_to_tileid
 
-from test_tiles import SCENE, feature, point, tiles, written
+from test_tiles import HALF, MERCATOR, SCENE, feature, point, tiles, written
 
 
 # A filled polygon over most of the world: with --empty, thousands of tiles, a few dozen distinct.
@@ -144,3 +146,75 @@ def test_mbtiles_keeps_identical_tiles_once_and_readers_see_the_tiles_view(tmp_p
     # The middle of the world is inside the filled polygon: the colour of the tile there.
     inside = Image.open(found[(5, 16, 16)]).convert("RGBA").getpixel((8, 8))
     assert inside[3] > 0 and image.getpixel((image.size[0] // 2, image.size[1] // 2)) == inside
+
+
+# Fiji across the antimeridian, as Natural Earth cuts it: two parts, either side of ±180.
+FIJI = [feature({"type": "MultiPolygon", "coordinates": [
+    [[[177.3, -18.3], [180, -18.3], [180, -16.0], [177.3, -16.0], [177.3, -18.3]]],
+    [[[-180, -17.0], [-179.8, -17.0], [-179.8, -16.2], [-180, -16.2], [-180, -17.0]]]]}, fill="#d62728", stroke="#d62728")]
+
+
+def every_metadata(tmp_path, records, args, name):
+    """(bounds, center) as the MBTiles metadata, the PMTiles JSON metadata and the PMTiles header
+    say them: the same in all three, or the test fails."""
+    database, _ = tiles(tmp_path, records, args, out=f"{name}.mbtiles")
+    archive, _ = tiles(tmp_path, records, args, out=f"{name}.pmtiles")
+    connection = sqlite3.connect(database)
+    rows = dict(connection.execute("SELECT name, value FROM metadata").fetchall())
+    connection.close()
+    header, json_metadata = read_archive(archive)[:2]
+    assert (json_metadata["bounds"], json_metadata["center"]) == (rows["bounds"], rows["center"])
+    bounds = tuple(map(float, rows["bounds"].split(",")))
+    longitude, latitude, zoom = rows["center"].split(",")
+    center = (float(longitude), float(latitude), int(zoom))
+    in_header = tuple(header[k] / 1e7 for k in ("min_lon_e7", "min_lat_e7", "max_lon_e7", "max_lat_e7"))
+    assert in_header == pytest.approx(bounds, abs=1e-7)
+    assert (header["center_lon_e7"] / 1e7, header["center_lat_e7"] / 1e7) == pytest.approx(center[:2], abs=1e-7)
+    assert header["center_zoom"] == center[2]
+    return bounds, center
+
+
+def test_metadata_of_fiji_is_across_the_antimeridian(tmp_path):
+    bounds, (longitude, latitude, zoom) = every_metadata(tmp_path, FIJI, ["--zoom", "0-10"], "fiji")
+    assert bounds == (177.3, -18.3, -179.8, -16.0)
+    assert 178 < longitude < 179.5 and -17.5 < latitude < -16.8
+    # 2.9 degrees fill a 1024-pixel view at zoom 8 (1,050 pixels at zoom 9), within --zoom.
+    assert zoom == 8
+    assert every_metadata(tmp_path, FIJI, ["--zoom", "2-5"], "fiji-shallow")[1][2] == 5
+
+
+def test_metadata_of_a_tile_s_subtree_is_that_tile(tmp_path):
+    records = [point(lon, lat) for lon in range(-170, 180, 20) for lat in range(-60, 80, 20)] + [point(10, 50)]
+    bounds, (longitude, latitude, zoom) = every_metadata(tmp_path, records, ["--zoom", "4-8", "--tile", "4/8/5"], "subtree")
+    # Tile 4/8/5: 0 to 22.5 degrees east, 40.98 to 55.78 degrees north (pyproj's inverse).
+    west, north = MERCATOR.transform(0, HALF - 5 / 16 * 2 * HALF, direction="INVERSE")
+    east, south = MERCATOR.transform(-HALF + 9 / 16 * 2 * HALF, HALF - 6 / 16 * 2 * HALF, direction="INVERSE")
+    assert bounds == pytest.approx((west, south, east, north))
+    # A zoom-4 tile is 512 pixels square at zoom 5, 1,024 at zoom 6: taller than the 768 view.
+    assert longitude == pytest.approx(11.25) and south < latitude < north and zoom == 5
+
+
+def test_metadata_of_a_bbox_across_the_antimeridian(tmp_path):
+    records = [point(175, -15), point(-175, -12)]
+    bounds, (longitude, latitude, zoom) = every_metadata(tmp_path, records, ["--zoom", "0-6", "--bbox", "170,-20,-170,-10"], "box")
+    assert bounds == (170.0, -20.0, -170.0, -10.0)
+    # The middle in Web Mercator, a little south of -15; 20 degrees are 910 pixels at zoom 6.
+    assert abs(longitude) == 180 and -15.1 < latitude < -15.0 and zoom == 6
+
+
+def test_the_page_opens_on_fiji(tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.fail("chromium is not installed (make setup installs it)", pytrace=False)
+    out, _ = tiles(tmp_path, FIJI, ["--zoom", "0-10", "--html"], out="fiji")
+    shot = tmp_path / "shot.png"
+    result = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                             f"--screenshot={shot}", "--window-size=1024,768", "--virtual-time-budget=3000",
+                             (out / "index.html").as_uri()], capture_output=True, text=True, timeout=120)
+    assert shot.is_file(), result.stderr
+    image = Image.open(shot).convert("RGB")
+    width, height = image.size
+    # Fiji's red fills the middle of the view (not the whole world at zoom 0, nor open sea).
+    middle = image.crop((width // 2 - 100, height // 2 - 100, width // 2 + 100, height // 2 + 100)).tobytes()
+    red = sum(1 for i in range(0, len(middle), 3) if middle[i] > 180 and middle[i + 1] < 140 and middle[i + 2] < 140)
+    assert red > 0.9 * 200 * 200, f"{red} red pixels near the centre"

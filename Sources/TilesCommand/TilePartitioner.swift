@@ -45,7 +45,8 @@ final class Partitioner: @unchecked Sendable {
             extend(shape, curved: curved)
             do throws(RunFailure) {
                 let offset = try partition.keep(whole)
-                for zoom in selection.zooms {
+                // A feature's own minzoom and maxzoom leave it out of the other zooms.
+                for zoom in selection.zooms where style.zooms.contains(zoom) {
                     var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
                     cover.add(shape, style: style, curved: curved)
                     for tile in cover.tiles {

@@ -16,7 +16,7 @@ from PIL import Image
 from pmtiles.reader import MmapSource, Reader, all_tiles
 from pmtiles.tile import Compression, TileType, deserialize_directory, zxy_to_tileid
 
-from test_tiles import HALF, MERCATOR, SCENE, feature, point, tiles, written
+from test_tiles import HALF, MERCATOR, SCENE, feature, line, point, tiles, written
 
 
 # A filled polygon over most of the world: with --empty, thousands of tiles, a few dozen distinct.
@@ -218,3 +218,22 @@ def test_the_page_opens_on_fiji(tmp_path):
     middle = image.crop((width // 2 - 100, height // 2 - 100, width // 2 + 100, height // 2 + 100)).tobytes()
     red = sum(1 for i in range(0, len(middle), 3) if middle[i] > 180 and middle[i + 1] < 140 and middle[i + 2] < 140)
     assert red > 0.9 * 200 * 200, f"{red} red pixels near the centre"
+
+
+def test_a_feature_s_minzoom_and_maxzoom_limit_the_zooms_it_is_drawn_at(tmp_path):
+    """Each zoom of the run is what a run of only the features allowed there draws."""
+    west = line([[-120, 10], [-60, 40]], stroke="red", **{"stroke-width": 5})
+    east = line([[20, -10], [80, 30]], stroke="blue", **{"stroke-width": 5})
+    middle = point(0, 0, **{"marker-color": "orange"})
+    limited = [dict(west, properties={**west["properties"], "minzoom": 2}),
+               dict(east, properties={**east["properties"], "maxzoom": "1"}),
+               dict(middle, properties={**middle["properties"], "tippecanoe": {"minzoom": 1, "maxzoom": 2, "layer": "x"}})]
+    out, _ = tiles(tmp_path, limited, ["--zoom", "0-3"], out="limited")
+    found = written(out)
+    allowed = {0: [east], 1: [east, middle], 2: [west, middle], 3: [west]}
+    for z, features in allowed.items():
+        alone, _ = tiles(tmp_path, features, ["--zoom", str(z)], out=f"alone-{z}")
+        assert {k: p.read_bytes() for k, p in found.items() if k[0] == z} == {k: p.read_bytes() for k, p in written(alone).items()}
+    bad = dict(west, properties={"minzoom": 3, "maxzoom": 2})
+    _, err = tiles(tmp_path, [bad, east], ["--zoom", "0-1"], out="bad", expect=65)
+    assert "minzoom 3 is above maxzoom 2" in err

@@ -194,7 +194,7 @@ complete -c geo -n '__geo_using render' -s j -l jobs -x -d 'Process records on N
 complete -c geo -n '__geo_using render' -s q -l quiet -d 'Never show the progress line'
 complete -c geo -n '__geo_using render' -l progress -d 'Show the progress line on standard error even when it is not a terminal'
 complete -c geo -n '__geo_using tiles' -F
-complete -c geo -n '__geo_using tiles' -s o -l output -x -a '(__geo_files_ending mbtiles)' -d 'The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT…'
+complete -c geo -n '__geo_using tiles' -s o -l output -x -a '(__geo_files_ending mbtiles pmtiles)' -d 'The pyramid: a directory (OUT/{z}/{x}/{y}.png), an MBTiles file when OUT ends…'
 complete -c geo -n '__geo_using tiles' -l zoom -x -d 'The zoom level, or the range of zoom levels, to draw (0 to 24)'
 complete -c geo -n '__geo_using tiles' -l scale -x -d 'Tiles of 256 x N pixels, every width and marker scaled by N (2: retina tiles)'
 complete -c geo -n '__geo_using tiles' -l bbox -x -d 'Only the tiles that meet this region (degrees; W > E spans the antimeridian)'

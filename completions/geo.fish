@@ -212,7 +212,7 @@ complete -c geo -n '__geo_using tiles' -l background -x -a '(printf "%s\\t\\n" "
 complete -c geo -n '__geo_using tiles' -l antialias -x -a '(printf "%s\\t\\n" "good" "fast")' -d 'PNG edges of what cairo draws'
 complete -c geo -n '__geo_using tiles' -l from -x -a '(printf "%s\\t\\n" "geojson" "polyline" "latlng")' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON…'
 complete -c geo -n '__geo_using tiles' -s p -l precision -x -d 'Decimal digits of the encoded polylines read'
-complete -c geo -n '__geo_using tiles' -s o -l output -x -a '(__geo_files_ending mbtiles)' -d 'The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT…'
+complete -c geo -n '__geo_using tiles' -s o -l output -x -a '(__geo_files_ending mbtiles pmtiles)' -d 'The pyramid: a directory (OUT/{z}/{x}/{y}.png), an MBTiles file when OUT ends…'
 complete -c geo -n '__geo_using tiles' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
 complete -c geo -n '__geo_using tiles' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so…'
 complete -c geo -n '__geo_using tiles' -s j -l jobs -x -d 'Prepare and draw records on N threads (the picture is the same whatever N)'

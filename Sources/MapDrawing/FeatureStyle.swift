@@ -18,6 +18,9 @@ package struct FeatureStyle: Equatable {
     package var markerRadius = 7.0
     package var zIndex = 0.0
     package var geodesic = false
+    /// The zooms `geo tiles` draws the feature at: its `minzoom` and `maxzoom` properties, or
+    /// tippecanoe's `"tippecanoe": {"minzoom": …, "maxzoom": …}` member (render ignores them).
+    package var zooms = 0...Int.max
     /// GMSPolyline.spans, as `geo spans` writes them: one list for the path (each part of a
     /// MultiLineString drawn with it alike), or for a MultiLineString one list per part
     /// (`[[…], […]]`, `perPartSpans`), each part's spans running from its own first vertex.
@@ -60,7 +63,7 @@ package struct FeatureStyle: Equatable {
     package static func == (a: FeatureStyle, b: FeatureStyle) -> Bool {
         a.stroke == b.stroke && a.strokeWidth == b.strokeWidth && a.strokeOpacity == b.strokeOpacity && a.fill == b.fill
             && a.markerColour == b.markerColour && a.markerRadius == b.markerRadius && a.zIndex == b.zIndex
-            && a.geodesic == b.geodesic && a.perPartSpans == b.perPartSpans
+            && a.geodesic == b.geodesic && a.zooms == b.zooms && a.perPartSpans == b.perPartSpans
             && a.spans.elementsEqual(b.spans) { $0.elementsEqual($1) { $0.style == $1.style && $0.segments == $1.segments } }
     }
 
@@ -80,6 +83,11 @@ package struct FeatureStyle: Equatable {
         guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
         var strokeText: (key: String, text: String)?, strokeEnd: String?
         var fillText: (key: String, text: String)?, fillOpacity: Double?
+        var minZoom = 0, maxZoom = Int.max
+        /// A zoom level: a number 0 or more, its whole part.
+        func zoom(_ key: String) throws -> Int {
+            Int(min(try FeatureStyle.number(&scanner, key, "a zoom level, 0 or more") { $0 >= 0 }, 64).rounded(.down))
+        }
         repeat {
             let token = try scanner.key()
             let key = scanner.text(token)
@@ -112,6 +120,18 @@ package struct FeatureStyle: Equatable {
                 geodesic = try FeatureStyle.bool(&scanner, key)
             case "spans":
                 (spans, perPartSpans) = try FeatureStyle.spans(&scanner, stamps: stamps)
+            case "minzoom": minZoom = try zoom(key)
+            case "maxzoom": maxZoom = try zoom(key)
+            case "tippecanoe" where scanner.peek() == UInt8(ascii: "{"):
+                guard try scanner.enter(UInt8(ascii: "{"), UInt8(ascii: "}")) else { break }
+                repeat {
+                    let member = scanner.text(try scanner.key())
+                    switch member {
+                    case "minzoom": minZoom = try zoom("tippecanoe.minzoom")
+                    case "maxzoom": maxZoom = try zoom("tippecanoe.maxzoom")
+                    default: try scanner.skipValue()
+                    }
+                } while try scanner.next(UInt8(ascii: "}"))
             default:
                 try scanner.skipValue()
             }
@@ -136,6 +156,8 @@ package struct FeatureStyle: Equatable {
             if !FeatureStyle.hasAlpha(text) && fillOpacity == nil { fill.alpha = 153 }
         }
         if let fillOpacity { fill.alpha = UInt8((Double(fill.alpha) * fillOpacity).rounded()) }
+        guard minZoom <= maxZoom else { throw BadRecord("properties: minzoom \(minZoom) is above maxzoom \(maxZoom)") }
+        zooms = minZoom...maxZoom
     }
 
     package init() {}

@@ -243,6 +243,8 @@ package struct LongitudeCover {
     private var covered = [Bool](repeating: false, count: bins)
     package private(set) var latitudes = (south: Double.infinity, north: -Double.infinity)
 
+    package init() {}
+
     @inline(__always)
     package static func bin(_ longitude: Double) -> Int {
         min(bins - 1, max(0, Int((normalizedLongitude(longitude) + 180) * 10)))

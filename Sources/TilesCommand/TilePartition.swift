@@ -26,27 +26,22 @@ struct TileEntry: Comparable {
 final class TilePartition {
     /// Entries sorted in memory at a time: 32 MB.
     static let runLength = 1 << 20
-    private let runLength: Int
 
     private let spool: Int32
     private(set) var spoolSize: UInt64 = 0
     /// Features not yet written to the spool: written a megabyte at a time, not one by one.
     private var unwritten: [UInt8] = []
     static let spoolBlock = 1 << 20
-    private var entries: [TileEntry] = []
-    private var runs: [(fd: Int32, count: Int)] = []
-    private var failure: RunFailure?
+    private let entries: ExternalSorter<TileEntry>
 
     /// `runLength`: entries sorted in memory at a time (smaller in tests, to merge runs).
     init(runLength: Int = TilePartition.runLength) throws(RunFailure) {
-        self.runLength = runLength
+        entries = ExternalSorter(purpose: "sort the tiles", runLength: runLength, sortRun: TilePartition.sort, by: <)
         spool = try temporaryFile(purpose: "keep the prepared records")
-        entries.reserveCapacity(1024)
     }
 
     deinit {
         close(spool)
-        for run in runs { close(run.fd) }
     }
 
     /// Keeps a prepared feature; returns where it is.
@@ -68,16 +63,7 @@ final class TilePartition {
     }
 
     func add(_ entry: TileEntry) throws(RunFailure) {
-        entries.append(entry)
-        if entries.count >= runLength { try spillRun() }
-    }
-
-    private func spillRun() throws(RunFailure) {
-        TilePartition.sort(&entries)
-        let fd = try temporaryFile(purpose: "sort the tiles")
-        try writeTemporary(fd, entries, what: "sort the tiles")
-        runs.append((fd, entries.count))
-        entries.removeAll(keepingCapacity: true)
+        try entries.add(entry)
     }
 
     /// Sorts a run of entries as `sort()` does (by tile, z-index, then spool offset). They are
@@ -125,85 +111,27 @@ final class TilePartition {
     func sorted(mappingUpTo mappedMost: Int = SortedEntries.mappedMost) throws(RunFailure) -> SortedEntries {
         try writeSpool()
         unwritten = []
-        if runs.isEmpty {
-            TilePartition.sort(&entries)
-            defer { entries = [] }
+        if let sorted = entries.sortedInMemory() {
             var tiles = 0
-            for index in entries.indices where index == 0 || entries[index].tile != entries[index - 1].tile { tiles += 1 }
-            return SortedEntries(memory: entries, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
+            for index in sorted.indices where index == 0 || sorted[index].tile != sorted[index - 1].tile { tiles += 1 }
+            return SortedEntries(memory: sorted, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
         }
-        if !entries.isEmpty { try spillRun() }
-        entries = []
         let merged = try temporaryFile(purpose: "sort the tiles")
-        var readers = runs.map { RunReader(fd: $0.fd, count: $0.count) }
-        // A heap of the runs' next entries: k-way merge.
-        var heap: [(entry: TileEntry, run: Int)] = []
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heap.count && heap[l].entry < heap[m].entry { m = l }
-                if r < heap.count && heap[r].entry < heap[m].entry { m = r }
-                if m == i { return }
-                heap.swapAt(i, m)
-                i = m
-            }
-        }
-        for index in readers.indices {
-            if let entry = try readers[index].next() { heap.append((entry, index)) }
-        }
-        for index in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(index) }
         var output: [TileEntry] = []
         output.reserveCapacity(1 << 14)
         var total = 0, tiles = 0
         var lastTile: UInt64?
-        while let top = heap.first {
-            output.append(top.entry)
+        try entries.forEachSorted { entry throws(RunFailure) in
+            output.append(entry)
             total += 1
-            if top.entry.tile != lastTile { tiles += 1; lastTile = top.entry.tile }
+            if entry.tile != lastTile { tiles += 1; lastTile = entry.tile }
             if output.count == 1 << 14 {
                 try writeTemporary(merged, output, what: "sort the tiles")
                 output.removeAll(keepingCapacity: true)
             }
-            if let next = try readers[top.run].next() {
-                heap[0] = (next, top.run)
-            } else {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            siftDown(0)
         }
         try writeTemporary(merged, output, what: "sort the tiles")
-        for run in runs { close(run.fd) }
-        runs = []
         return SortedEntries(file: merged, count: total, tiles: tiles, spool: spool, mappingUpTo: mappedMost)
-    }
-}
-
-/// A sorted run read back in blocks.
-private struct RunReader {
-    let fd: Int32
-    let count: Int
-    var done = 0
-    var buffer: [TileEntry] = []
-    var position = 0
-
-    init(fd: Int32, count: Int) {
-        self.fd = fd
-        self.count = count
-    }
-
-    mutating func next() throws(RunFailure) -> TileEntry? {
-        if position == buffer.count {
-            guard done < count else { return nil }
-            let block = min(4096, count - done)
-            buffer = try readEntries(fd, at: done, count: block)
-            done += block
-            position = 0
-        }
-        defer { position += 1 }
-        return buffer[position]
     }
 }
 
@@ -320,7 +248,7 @@ private func readEntries(_ fd: Int32, at index: Int, count: Int) throws(RunFailu
 }
 
 /// Reads all of `bytes` at `offset`; the reason it cannot, if it cannot.
-private func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: off_t) -> String? {
+func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: off_t) -> String? {
     var got = 0
     while got < bytes.count {
         let n = pread(fd, bytes.baseAddress! + got, bytes.count - got, offset + off_t(got))

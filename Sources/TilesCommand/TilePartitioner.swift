@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Geodesy
+import Geometry
 import MapDrawing
 import Records
 
@@ -16,8 +17,9 @@ final class Partitioner: @unchecked Sendable {
     private(set) var features = 0
     /// Per zoom, the rectangle of tiles with entries (columns, rows): --empty's extent.
     private(set) var inkedTiles: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>)?] = Array(repeating: nil, count: 25)
-    /// The extent of every position, for the metadata and the page.
-    private var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
+    /// The meridians and parallels the shapes cover, for the metadata and the page: the band
+    /// render fits its view to, across ±180 when that is narrower.
+    private var cover = LongitudeCover()
     private let styles: StyleCache
 
     /// Whether `inkedTiles` is kept (only --empty without --bbox or --tile needs it).
@@ -39,11 +41,12 @@ final class Partitioner: @unchecked Sendable {
             let shape = encoded.shape
             // The workers read this style already: it cannot fail here.
             let style = styles.style(properties)
-            extend(shape)
+            let curved = drawing.allCurved || style.geodesic
+            extend(shape, curved: curved)
             do throws(RunFailure) {
                 let offset = try partition.keep(whole)
-                let curved = drawing.allCurved || style.geodesic
-                for zoom in selection.zooms {
+                // A feature's own minzoom and maxzoom leave it out of the other zooms.
+                for zoom in selection.zooms where style.zooms.contains(zoom) {
                     var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
                     cover.add(shape, style: style, curved: curved)
                     for tile in cover.tiles {
@@ -68,30 +71,46 @@ final class Partitioner: @unchecked Sendable {
         }
     }
 
-    private func extend(_ shape: Shape?) {
-        func path(_ path: ProjectedPath) {
+    private func extend(_ shape: Shape?, curved: Bool) {
+        func path(_ path: ProjectedPath, edges: Bool) {
+            var previous: Position?
             for position in path.positions {
-                west = min(west, position.longitude); east = max(east, position.longitude)
-                south = min(south, position.latitude); north = max(north, position.latitude)
+                cover.add(position)
+                if edges, let a = previous {
+                    cover.addEdge(a, position, latitudes: curved ? drawing.model.latitudeRange(ofEdgeFrom: a, to: position)
+                                  : min(a.latitude, position.latitude)...max(a.latitude, position.latitude))
+                }
+                previous = position
             }
         }
         switch shape {
         case nil: return
-        case .points(let paths), .lines(let paths): paths.forEach(path)
-        case .line(let line): path(line)
-        case .polygons(let polygons): polygons.forEach { $0.forEach(path) }
-        case .collection(let members): members.forEach(extend)
+        case .points(let paths): paths.forEach { path($0, edges: false) }
+        case .lines(let paths): paths.forEach { path($0, edges: true) }
+        case .line(let line): path(line, edges: true)
+        case .polygons(let polygons): polygons.forEach { $0.forEach { path($0, edges: true) } }
+        case .collection(let members): members.forEach { extend($0, curved: curved) }
         }
     }
 
-    /// W, S, E, N of what was drawn (within --bbox when given, and Web Mercator's ±85.0511°).
-    func bounds(clampedTo box: (west: Double, south: Double, east: Double, north: Double)?) -> (west: Double, south: Double, east: Double, north: Double) {
+    /// W, S, E, N of where the ink is (W > E across ±180), within Web Mercator's ±85.0511°: the
+    /// band of meridians the shapes cover, as render fits its view, or --bbox's region, or
+    /// --tile's bounds, when given.
+    func bounds(box: (west: Double, south: Double, east: Double, north: Double)?, subtree: TileAddress?)
+        -> (west: Double, south: Double, east: Double, north: Double) {
         let limit = WebMercator.latitudeLimit
-        guard west <= east else { return (-180, -limit, 180, limit) }
-        var result = (west: max(-180, west), south: max(-limit, south), east: min(180, east), north: min(limit, north))
-        if let box, box.west < box.east {
-            result = (max(result.west, box.west), max(result.south, box.south), min(result.east, box.east), min(result.north, box.north))
+        if let box {
+            return (normalizedLongitude(box.west), max(-limit, box.south), normalizedLongitude(box.east), min(limit, box.north))
         }
-        return result
+        if let subtree {
+            let corner = TileSpace.bounds(of: subtree)
+            let northWest = WebMercator.position(x: corner.left, y: corner.top)
+            let southEast = WebMercator.position(x: corner.left + corner.size, y: corner.top - corner.size)
+            return (northWest.longitude, southEast.latitude, southEast.longitude, northWest.latitude)
+        }
+        let latitudes = cover.latitudes
+        guard latitudes.south <= latitudes.north else { return (-180, -limit, 180, limit) }
+        let band = cover.band ?? (west: -180, east: 180)
+        return (band.west, max(-limit, latitudes.south), band.east, min(limit, latitudes.north))
     }
 }

@@ -64,7 +64,11 @@ final class TileRun {
         // built, then ends by the signal.
         HeldSignals.hold()
         defer { HeldSignals.release() }
-        let store: TileStore = settings.mbtiles ? try MBTilesStore(path: settings.output) : try DirectoryStore(root: settings.output, page: settings.html)
+        let store: TileStore = switch settings.kind {
+        case .directory: try DirectoryStore(root: settings.output, page: settings.html)
+        case .mbtiles: try MBTilesStore(path: settings.output)
+        case .pmtiles: try PMTilesStore(path: settings.output)
+        }
         let drawing = TileDrawing(settings: settings, selection: drawn, entries: sorted, store: store, projections: projections)
         let written: (tiles: Int, bytes: Int)
         do {
@@ -79,7 +83,7 @@ final class TileRun {
             return status
         }
         let metadata = TileMetadata(name: TileRun.baseName(settings.output), zooms: settings.zooms,
-                                    bounds: partitioner.bounds(clampedTo: settings.box), tileSize: 256 * settings.scale)
+                                    bounds: partitioner.bounds(box: settings.box, subtree: settings.subtree), tileSize: 256 * settings.scale)
         do { try store.finish(metadata) } catch {
             store.discard()
             throw error
@@ -100,12 +104,14 @@ final class TileRun {
         var info = stat()
         guard stat(settings.output, &info) == 0 else { return false }
         let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-        if settings.mbtiles && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
-            throw RunFailure("cannot write '\(settings.output)': an MBTiles file is a database, and must be a regular file (not a device or FIFO)", status: .cannotCreate)
+        let wantsFile = settings.kind != .directory
+        if wantsFile && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
+            throw RunFailure("cannot write '\(settings.output)': \(settings.kind.named) is written whole and renamed into place, "
+                             + "and must be a regular file (not a device or FIFO)", status: .cannotCreate)
         }
-        if settings.mbtiles == isDirectory {
+        if wantsFile == isDirectory {
             throw RunFailure("'\(settings.output)' is \(isDirectory ? "a directory" : "not a directory"): "
-                             + (settings.mbtiles ? "an MBTiles file" : "a tile directory") + " cannot replace it", status: .cannotCreate)
+                             + settings.kind.named + " cannot replace it", status: .cannotCreate)
         }
         if isDirectory, let foreign = DirectoryStore.foreignFile(in: settings.output) {
             guard settings.force else {
@@ -131,7 +137,7 @@ final class TileRun {
     static func baseName(_ path: String) -> String {
         var name = path.hasSuffix("/") ? String(path.dropLast()) : path
         if let slash = name.lastIndex(of: "/") { name = String(name[name.index(after: slash)...]) }
-        if name.lowercased().hasSuffix(".mbtiles") { name = String(name.dropLast(8)) }
+        if let suffix = TileOutputKind(name).fileExtension { name = String(name.dropLast(suffix.count)) }
         return name.isEmpty ? "tiles" : name
     }
 }

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CSQLite
+import Geodesy
+import Geometry
 import Records
 
 /// Where finished tiles go. `put` is called from the drawing threads at once: each store keeps
@@ -14,13 +16,89 @@ protocol TileStore: AnyObject, Sendable {
     func discard()
 }
 
-/// What MBTiles' metadata table and the HTML page say of a pyramid.
+/// What MBTiles' metadata table, a PMTiles header and its JSON metadata, and the HTML page say
+/// of a pyramid.
 struct TileMetadata {
     var name: String
     var zooms: ClosedRange<Int>
     /// W, S, E, N in degrees.
     var bounds: (west: Double, south: Double, east: Double, north: Double)
     var tileSize: Int
+    /// Where a viewer opens: the middle of the bounds (in Web Mercator, across ±180 when they
+    /// are), at the deepest zoom within `zooms` at which they fit a 1024 × 768 view.
+    let center: (longitude: Double, latitude: Double, zoom: Int)
+
+    /// `bounds`: W, S, E, N, W > E across ±180.
+    init(name: String, zooms: ClosedRange<Int>, bounds: (west: Double, south: Double, east: Double, north: Double), tileSize: Int) {
+        self.name = name
+        self.zooms = zooms
+        self.bounds = bounds
+        self.tileSize = tileSize
+        let width = bounds.east >= bounds.west ? bounds.east - bounds.west : bounds.east + 360 - bounds.west
+        let south = WebMercator.metres(Position(longitude: 0, latitude: bounds.south)).y
+        let north = WebMercator.metres(Position(longitude: 0, latitude: bounds.north)).y
+        let middle = WebMercator.position(x: 0, y: (south + north) / 2)
+        // World pixels across the bounds at zoom 0; each zoom doubles them.
+        let across = width / 360 * 256, down = (north - south) / (2 * WebMercator.half) * 256
+        var zoom = zooms.lowerBound
+        while zoom < zooms.upperBound && across * Double(1 << (zoom + 1)) <= 1024 && down * Double(1 << (zoom + 1)) <= 768 { zoom += 1 }
+        center = (normalizedLongitude(bounds.west + width / 2), middle.latitude, zoom)
+    }
+
+    /// The MBTiles metadata rows, in order: the same names and values go in PMTiles' JSON.
+    var rows: [(name: String, value: String)] {
+        let b = bounds, c = center
+        return [
+            ("name", name), ("format", "png"), ("type", "overlay"), ("version", "1"),
+            ("description", "drawn by geo tiles"),
+            ("minzoom", "\(zooms.lowerBound)"), ("maxzoom", "\(zooms.upperBound)"),
+            ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
+            ("center", "\(c.longitude),\(c.latitude),\(c.zoom)"),
+        ]
+    }
+
+    /// PMTiles' JSON metadata: the rows as an object of strings (the spec asks for strings).
+    var json: String {
+        func quoted(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        return "{" + rows.map { "\(quoted($0.name)):\(quoted($0.value))" }.joined(separator: ",") + "}"
+    }
+}
+
+/// A tile's bytes hashed to 64 bits, to find identical tiles (the stores compare the bytes of
+/// tiles whose hashes are equal): eight bytes at a time, mixed as splitmix64 mixes.
+enum TileBytes {
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return bytes.withUnsafeBytes { raw in
+            var hash = mix(UInt64(raw.count))
+            var index = 0
+            while index + 8 <= raw.count {
+                hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index += 8
+            }
+            var tail: UInt64 = 0
+            for byte in raw[index...].reversed() { tail = tail << 8 | UInt64(byte) }
+            return mix(hash ^ tail)
+        }
+    }
 }
 
 /// `OUT/{z}/{x}/{y}.png` (and `OUT/index.html` with --html), built in a folder beside OUT and
@@ -119,15 +197,22 @@ final class DirectoryStore: TileStore, @unchecked Sendable {
     }
 }
 
-/// An MBTiles 1.3 file: SQLite, `tiles(zoom_level, tile_column, tile_row, tile_data)` with rows
-/// in TMS order (row 0 at the south), and `metadata(name, value)`. Written to a temporary file
+/// An MBTiles 1.3 file: SQLite, a `tiles(zoom_level, tile_column, tile_row, tile_data)` view with
+/// rows in TMS order (row 0 at the south), and `metadata(name, value)`. Identical tiles are kept
+/// once, as mbutil and tippecanoe keep them: `images(tile_id, tile_data)` holds each distinct
+/// PNG, named by its hash (a suffix when different bytes share one), and `map(zoom_level,
+/// tile_column, tile_row, tile_id)` every tile; readers see the view. Written to a temporary file
 /// beside its name, in one transaction, and renamed into place when the run succeeds.
 /// Sendable by hand: the database is written only with `lock` held (`put`) or after the
 /// drawing threads have ended (`finish`, `discard`).
 final class MBTilesStore: TileStore, @unchecked Sendable {
     private let output: WholeFileOutput
     private var database: OpaquePointer?
-    private var insert: OpaquePointer?
+    /// Keeps an image unless its name is taken; whether the named image holds these bytes;
+    /// places a tile.
+    private var insertImage: OpaquePointer?
+    private var findImage: OpaquePointer?
+    private var insertTile: OpaquePointer?
     private let lock = Monitor()
 
     init(path: String) throws(RunFailure) {
@@ -150,11 +235,19 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
             try execute("""
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
                 CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                CREATE UNIQUE INDEX images_id ON images (tile_id);
+                CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                    map.tile_row AS tile_row, images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id;
                 BEGIN;
                 """)
-            guard sqlite3_prepare_v2(handle, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &insert, nil) == SQLITE_OK else {
-                throw failure("prepare")
+            for (sql, statement) in [("INSERT OR IGNORE INTO images VALUES (?2, ?1)", \MBTilesStore.insertImage),
+                                     ("SELECT 1 FROM images WHERE tile_id = ?1 AND tile_data = ?2", \MBTilesStore.findImage),
+                                     ("INSERT INTO map VALUES (?, ?, ?, ?)", \MBTilesStore.insertTile)] {
+                var prepared: OpaquePointer?
+                guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK else { throw failure("prepare") }
+                self[keyPath: statement] = prepared
             }
         } catch {
             discard()
@@ -171,31 +264,44 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
     }
 
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
+        let hash = String(TileBytes.hash(png), radix: 16)
         lock.lock()
         defer { lock.unlock() }
-        sqlite3_bind_int(insert, 1, Int32(tile.z))
-        sqlite3_bind_int(insert, 2, Int32(tile.x))
-        sqlite3_bind_int(insert, 3, Int32((1 << tile.z) - 1 - tile.y))
-        let status = png.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), geo_sqlite_transient()) }
-        guard status == SQLITE_OK, sqlite3_step(insert) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
-        sqlite3_reset(insert)
+        // The image named by the hash, kept unless the name is taken; then the name is this
+        // tile's if it holds these bytes, else (different bytes, the same hash) the next suffix.
+        var name = hash
+        for suffix in 1... {
+            for statement in [insertImage, findImage] {
+                sqlite3_bind_text(statement, 1, name, -1, geo_sqlite_transient())
+                let status = png.withUnsafeBytes { sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), geo_sqlite_transient()) }
+                guard status == SQLITE_OK else { throw failure("store tile \(tile.name)") }
+            }
+            guard sqlite3_step(insertImage) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+            sqlite3_reset(insertImage)
+            let found = sqlite3_step(findImage)
+            sqlite3_reset(findImage)
+            guard found == SQLITE_ROW || found == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+            if found == SQLITE_ROW { break }
+            name = "\(hash)-\(suffix)"
+        }
+        sqlite3_bind_int(insertTile, 1, Int32(tile.z))
+        sqlite3_bind_int(insertTile, 2, Int32(tile.x))
+        sqlite3_bind_int(insertTile, 3, Int32((1 << tile.z) - 1 - tile.y))
+        sqlite3_bind_text(insertTile, 4, name, -1, geo_sqlite_transient())
+        guard sqlite3_step(insertTile) == SQLITE_DONE else { throw failure("store tile \(tile.name)") }
+        sqlite3_reset(insertTile)
+    }
+
+    private func finalizeStatements() {
+        for statement in [insertImage, findImage, insertTile] where statement != nil { sqlite3_finalize(statement) }
+        (insertImage, findImage, insertTile) = (nil, nil, nil)
     }
 
     func finish(_ metadata: TileMetadata) throws(RunFailure) {
-        sqlite3_finalize(insert)
-        insert = nil
-        let b = metadata.bounds
-        let centre = ((b.west + b.east) / 2, (b.south + b.north) / 2)
-        let rows: [(String, String)] = [
-            ("name", metadata.name), ("format", "png"), ("type", "overlay"), ("version", "1"),
-            ("description", "drawn by geo tiles"),
-            ("minzoom", "\(metadata.zooms.lowerBound)"), ("maxzoom", "\(metadata.zooms.upperBound)"),
-            ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
-            ("center", "\(centre.0),\(centre.1),\(metadata.zooms.lowerBound)"),
-        ]
+        finalizeStatements()
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, "INSERT INTO metadata VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK else { throw failure("prepare") }
-        for (name, value) in rows {
+        for (name, value) in metadata.rows {
             sqlite3_bind_text(statement, 1, name, -1, geo_sqlite_transient())
             sqlite3_bind_text(statement, 2, value, -1, geo_sqlite_transient())
             guard sqlite3_step(statement) == SQLITE_DONE else {
@@ -207,15 +313,14 @@ final class MBTilesStore: TileStore, @unchecked Sendable {
         sqlite3_finalize(statement)
         // The index MBTiles readers look tiles up by (and that keeps each tile once), made once
         // at the end: faster than keeping it while inserting.
-        try execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row); COMMIT;")
+        try execute("CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row); COMMIT;")
         guard sqlite3_close(database) == SQLITE_OK else { throw failure("close the database") }
         database = nil
         try output.commit()
     }
 
     func discard() {
-        if let insert { sqlite3_finalize(insert) }
-        insert = nil
+        finalizeStatements()
         if let database { sqlite3_close(database) }
         database = nil
         output.discard()

@@ -5,7 +5,7 @@ import Records
 /// network, so it opens from the disk as it is. index.html#ZOOM/LAT/LON opens at that view.
 enum TileViewer {
     static func write(into directory: String, _ metadata: TileMetadata) throws(RunFailure) {
-        let b = metadata.bounds
+        let c = metadata.center
         let page = """
         <!DOCTYPE html>
         <html lang="en">
@@ -28,17 +28,15 @@ enum TileViewer {
         // Tiles in the XYZ scheme: zoom z is 2^z tiles of 256 px across; (cx, cy) is the view's
         // centre in world pixels at zoom z.
         const minZoom = \(metadata.zooms.lowerBound), maxZoom = \(metadata.zooms.upperBound);
-        const bounds = [\(b.west), \(b.south), \(b.east), \(b.north)];
         const map = document.getElementById("map"), where = document.getElementById("where");
         function worldX(lon, z) { return (lon + 180) / 360 * 256 * 2 ** z; }
         function worldY(lat, z) {
           const s = Math.sin(lat * Math.PI / 180);
           return (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * 256 * 2 ** z;
         }
-        let z = minZoom;
-        while (z < maxZoom && worldX(bounds[2], z + 1) - worldX(bounds[0], z + 1) < map.clientWidth
-               && worldY(bounds[1], z + 1) - worldY(bounds[3], z + 1) < map.clientHeight) z++;
-        let cx = (worldX(bounds[0], z) + worldX(bounds[2], z)) / 2, cy = (worldY(bounds[1], z) + worldY(bounds[3], z)) / 2;
+        // It opens where the ink is: the metadata's center (across ±180 when the shapes are).
+        let z = \(c.zoom);
+        let cx = worldX(\(c.longitude), z), cy = worldY(\(c.latitude), z);
         // index.html#ZOOM/LAT/LON opens there (the address bar follows the view).
         const asked = location.hash.slice(1).split("/").map(Number);
         if (asked.length === 3 && asked.every(Number.isFinite)) {

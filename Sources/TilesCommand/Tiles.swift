@@ -11,17 +11,21 @@ import Records
 public struct Tiles: GeoCommand {
     public static let description = CommandDescription(
         name: "tiles",
-        summary: "draw the records as Web Mercator map tiles (a directory of PNGs or an MBTiles file), for a tile overlay",
+        summary: "draw the records as Web Mercator map tiles (a directory of PNGs, an MBTiles or a PMTiles file), for a tile overlay",
         discussion: """
         Draws the records as render draws them, cut into the XYZ tiles of Google's and \
         OpenStreetMap's scheme: zoom z has 2^z x 2^z tiles of 256 pixels, tile 0/0/0 is the \
         world, x runs east from -180 degrees and y south from 85.0511 degrees (Web Mercator's \
         area of use; latitudes beyond are drawn at the edge). -o OUT is a directory, written as \
-        OUT/{z}/{x}/{y}.png, or, when it ends in .mbtiles, an MBTiles 1.3 file (SQLite; rows in \
-        TMS order, row 0 at the south; metadata name, format, type overlay, minzoom, maxzoom, \
-        bounds, center). An app shows them as one tile overlay: GMSURLTileLayer with \
-        https://HOST/OUT/{z}/{x}/{y}.png, Android's UrlTileProvider, a raster source in Leaflet, \
-        MapLibre or OpenLayers.
+        OUT/{z}/{x}/{y}.png; or, when it ends in .mbtiles, an MBTiles 1.3 file (SQLite; a tiles \
+        view with rows in TMS order, row 0 at the south, over map and images tables that keep \
+        identical tiles once, as mbutil and tippecanoe do); or, when it ends in .pmtiles, a \
+        PMTiles v3 archive (one file served from any static host by HTTP range requests: PNG \
+        tiles, gzipped directories, clustered, identical tiles stored once). Both files carry \
+        metadata name, format png, type overlay, minzoom, maxzoom, bounds and center. An app \
+        shows the tiles as one overlay: GMSURLTileLayer with https://HOST/OUT/{z}/{x}/{y}.png, \
+        Android's UrlTileProvider, a raster source in Leaflet, MapLibre or OpenLayers (a \
+        PMTiles source for the archive).
 
         The drawing is render's: styles from properties (stroke, stroke-width, fill, z-index, \
         spans, gradients, stamps, markers), holes, --geodesic, --kind, --stamp, --graticule. \
@@ -32,7 +36,13 @@ public struct Tiles: GeoCommand {
         marker on a tile corner is whole in the four tiles. --scale 2 or 3 makes tiles of 512 \
         or 768 pixels with every width and marker scaled to match (high-density screens; \
         GMSTileLayer.tileSize 512). The background is none (transparent, an overlay) unless \
-        --background says otherwise.
+        --background says otherwise. A feature's minzoom and maxzoom properties (or tippecanoe's \
+        "tippecanoe": {"minzoom": ..., "maxzoom": ...} member) limit the zooms it is drawn at.
+
+        The bounds and center in the metadata say where the ink is: the band of meridians the \
+        shapes cover, across the antimeridian when that is narrower (as render fits its view), \
+        or --bbox's or --tile's region; the center's zoom is the deepest within --zoom at which \
+        the bounds fit a 1024x768 view, and the --html page opens there.
 
         Only tiles with ink are written (--empty also writes a transparent PNG for every tile \
         without ink within the extent: the rectangle of tiles with ink at each zoom, or --bbox's \
@@ -55,7 +65,8 @@ public struct Tiles: GeoCommand {
         took.
 
         OUT is built beside its name (a hidden .OUT.geo-XXXXXX) and put in its place whole when \
-        the run ends: a tile server or an app syncing the folder sees the old pyramid or the new \
+        the run ends (an MBTiles or PMTiles file likewise, beside it, renamed): a tile server or an \
+        app syncing the folder sees the old pyramid or the new \
         one, never a mix. An existing OUT is refused unless --force (an empty folder is used as \
         if new); with --force the result is exactly what a fresh run writes, no tile or page of \
         the earlier run left behind. A folder holding anything geo tiles would not have written \
@@ -70,6 +81,8 @@ public struct Tiles: GeoCommand {
                     "Every route as tiles tiles/{z}/{x}/{y}.png, zooms 0 to 10."),
             Example("geo decode examples/routes.polyline | geo tiles --zoom 0-10 --scale 2 -o routes.mbtiles",
                     "Decoded polylines as retina tiles in one MBTiles file."),
+            Example("geo tiles --zoom 0-12 -o routes.pmtiles examples/routes.ndjson",
+                    "One PMTiles archive to put on any static host (MapLibre's and Leaflet's PMTiles sources read it)."),
             Example("geo tiles --zoom 4-10 --bbox -10,35,30,60 --html -o europe examples/routes.ndjson",
                     "Europe's tiles, with a page to look at them: open europe/index.html."),
             Example("parallel geo tiles --zoom 3-10 --tile 3/{} -o part-{#} examples/routes.ndjson ::: 4/2 4/3 5/2",
@@ -83,7 +96,7 @@ public struct Tiles: GeoCommand {
         OUT is left as it was. 66: an input file or a --stamp image cannot be opened. \
         \(CommandDescription.missingLibraryStatus) 73: OUT exists and --force was not given, or \
         holds files geo tiles did not write, or cannot be created; nothing is written. 74: a read \
-        or a write failed part way. The pyramid, or the MBTiles file, is built beside OUT and put \
+        or a write failed part way. The pyramid, or the MBTiles or PMTiles file, is built beside OUT and put \
         in place when the run ends: after a failure, or a signal (the run then ends by it), OUT is \
         as it was and nothing half written is left.
         """)
@@ -95,10 +108,11 @@ public struct Tiles: GeoCommand {
         var template = Array("\(temporaryDirectory)/geo-tiles-sample-XXXXXX".utf8CString)
         let folder = mkdtemp(&template).map { String(cString: $0) } ?? "\(temporaryDirectory)/geo-tiles-sample"
         return [["--zoom", "0-2", "--force", "-o", folder + "/tiles"],
-                ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", folder + "/tiles.mbtiles"]]
+                ["--zoom", "1", "--scale", "2", "--empty", "--force", "-o", folder + "/tiles.mbtiles"],
+                ["--zoom", "0-1", "--empty", "--force", "-o", folder + "/tiles.pmtiles"]]
     }()
 
-    static let output = Option(file: "output", short: "o", extensions: ["mbtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), or an MBTiles file when OUT ends in .mbtiles. Required.")
+    static let output = Option(file: "output", short: "o", extensions: ["mbtiles", "pmtiles"], help: "The pyramid: a directory (OUT/{z}/{x}/{y}.png), an MBTiles file when OUT ends in .mbtiles, a PMTiles archive when it ends in .pmtiles. Required.")
     /// The options every command that reads records shares, with this command's own -o.
     static let stream = StreamOptions.drawing(output: output)
     static let zoom = Option(custom: "zoom", valueName: "Z|Z0-Z1", help: "The zoom level, or the range of zoom levels, to draw (0 to 24). Required.", parse: parseZoom)
@@ -139,11 +153,11 @@ public struct Tiles: GeoCommand {
         settings.stream = try Tiles.stream.configuration(arguments, jsonOutput: false)
         guard let output = settings.stream.output else {
             throw UsageError(arguments[Tiles.output] == "-"
-                ? "-o -: tiles are many files, not one stream: OUT is a directory or a .mbtiles file"
-                : "-o OUT is required: the directory or .mbtiles file to write the tiles to")
+                ? "-o -: tiles are many files, not one stream: OUT is a directory, a .mbtiles or a .pmtiles file"
+                : "-o OUT is required: the directory, .mbtiles or .pmtiles file to write the tiles to")
         }
         settings.output = output
-        settings.mbtiles = output.lowercased().hasSuffix(".mbtiles")
+        settings.kind = TileOutputKind(output)
         guard let zooms = arguments[Tiles.zoom] else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }
         settings.zooms = zooms
         settings.scale = arguments[Tiles.scale]
@@ -156,7 +170,9 @@ public struct Tiles: GeoCommand {
         settings.maxTiles = arguments[Tiles.maxTiles]
         settings.force = arguments[Tiles.force]
         settings.html = arguments[Tiles.html]
-        if settings.html && settings.mbtiles { throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not an MBTiles file") }
+        if settings.html && settings.kind != .directory {
+            throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not \(settings.kind.named)")
+        }
         settings.drawing = try DrawingSettings(arguments, background: Tiles.background)
         settings.input = try PathInputFormat(arguments)
         self.settings = settings
@@ -178,7 +194,7 @@ struct TileSettings: @unchecked Sendable {
     /// Inputs, --rejects, --jobs, --strict, progress: the options every command shares.
     var stream = StreamConfiguration()
     var output = ""
-    var mbtiles = false
+    var kind = TileOutputKind.directory
     var zooms = 0...0
     var scale = 1
     var box: (west: Double, south: Double, east: Double, north: Double)?
@@ -190,4 +206,31 @@ struct TileSettings: @unchecked Sendable {
     /// The options tiles shares with render.
     var drawing = DrawingSettings()
     var input = PathInputFormat.geoJSON
+}
+
+/// What -o names: a folder of PNGs, or one file of a tile archive format, by its extension.
+enum TileOutputKind {
+    case directory, mbtiles, pmtiles
+
+    init(_ output: String) {
+        let name = output.lowercased()
+        self = name.hasSuffix(".mbtiles") ? .mbtiles : name.hasSuffix(".pmtiles") ? .pmtiles : .directory
+    }
+
+    /// As a message names it: "an MBTiles file".
+    var named: String {
+        switch self {
+        case .directory: "a tile directory"
+        case .mbtiles: "an MBTiles file"
+        case .pmtiles: "a PMTiles archive"
+        }
+    }
+
+    var fileExtension: String? {
+        switch self {
+        case .directory: nil
+        case .mbtiles: ".mbtiles"
+        case .pmtiles: ".pmtiles"
+        }
+    }
 }

@@ -400,7 +400,7 @@ def test_a_signal_leaves_no_half_written_tile_or_database(tmp_path):
     lines = [line([[-180 + i * 0.036, -60 + (i % 97)], [-179 + i * 0.036, -59 + (i % 89)]], stroke="red") for i in range(10000)]
     source = tmp_path / "many.ndjson"
     source.write_bytes(ndjson(lines))
-    for out in ["dir", "db.mbtiles"]:
+    for out in ["dir", "db.mbtiles", "db.pmtiles"]:
         process = subprocess.Popen([geo_bin(), "tiles", "--zoom", "0-11", "-o", str(tmp_path / out), str(source)],
                                    stderr=subprocess.PIPE)
         time.sleep(1.5)
@@ -409,7 +409,7 @@ def test_a_signal_leaves_no_half_written_tile_or_database(tmp_path):
         assert process.returncode == -signal.SIGTERM, process.stderr.read().decode()
         leftovers = [p for p in tmp_path.rglob("*") if ".geo-" in p.name]
         assert leftovers == []
-        assert not (tmp_path / "db.mbtiles").exists()
+        assert not (tmp_path / "db.mbtiles").exists() and not (tmp_path / "db.pmtiles").exists()
         for path in written(tmp_path / "dir").values() if out == "dir" else []:
             Image.open(path).load()  # every tile there is whole
 

@@ -10,8 +10,10 @@ import EncodeCommand
 import InterpolateCommand
 import LengthCommand
 import LocateCommand
+import OffsetCommand
 import CommandKit
 import GeoCommandLine
+import HeadingCommand
 import Records
 import RenderCommand
 import TilesCommand
@@ -25,7 +27,7 @@ public enum Dispatcher {
     /// Every built-in, in the order `geo commands` and help list them: the one list of them.
     /// Everything else (help, man pages, completions, the tests, the fuzz harnesses) reads it,
     /// the end-to-end tests through `geo --list-cmds=builtins`.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self, Tiles.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Heading.self, Offset.self, Render.self, Tiles.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

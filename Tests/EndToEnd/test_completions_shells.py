@@ -112,8 +112,8 @@ def workspace(tmp_path):
     home.mkdir()
     plugins = tmp_path / "plugins"
     plugins.mkdir()
-    plugin = plugins / "geo-bbox"
-    plugin.write_text("#!/bin/sh\necho bbox\n")
+    plugin = plugins / "geo-count"
+    plugin.write_text("#!/bin/sh\necho count\n")
     plugin.chmod(0o755)
     env = {
         "PATH": f"{Path(GEO).parent}:/usr/bin:/bin",
@@ -179,12 +179,12 @@ SHELLS = {
 
 # (shell, what is typed before TAB, the command line after TAB or None, text the screen shows,
 #  text it must not show). The workspace holds 'my routes.ndjson', 'data dir/' and 'tracks/';
-#  geo-bbox is a plugin.
+#  geo-count is a plugin.
 FILES = ["my routes", "data dir", "tracks"]
 CASES = {
-    "zsh-commands-and-plugins": ("zsh", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
+    "zsh-commands-and-plugins": ("zsh", "geo ", None, BUILTINS + ["count", "help", "commands", "completion"], FILES),
     "zsh-dash-offers-help-and-version": ("zsh", "geo -", None, ["--help", "--version"], FILES),
-    "zsh-help-offers-commands": ("zsh", "geo help ", None, ["length", "circle-to-polygon", "bbox"], FILES),
+    "zsh-help-offers-commands": ("zsh", "geo help ", None, ["length", "circle-to-polygon", "count"], FILES),
     "zsh-help-completes-a-command": ("zsh", "geo help len", "geo help length", [], []),
     "zsh-commands-offers-nothing": ("zsh", "geo commands ", "geo commands", [], FILES),
     "zsh-completion-offers-shells": ("zsh", "geo completion ", None, ["bash", "zsh", "fish"], FILES),
@@ -197,15 +197,15 @@ CASES = {
     "zsh-whole-sentence-descriptions": ("zsh", "geo length --", None,
                                         ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
     "zsh-file-with-space": ("zsh", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
-    "zsh-plugin-files": ("zsh", "geo bbox da", r"geo bbox data\ dir/", [], []),
+    "zsh-plugin-files": ("zsh", "geo count da", r"geo count data\ dir/", [], []),
 
-    "bash-commands-and-plugins": ("bash", "geo ", None, BUILTINS + ["bbox", "help", "commands", "completion"], FILES),
+    "bash-commands-and-plugins": ("bash", "geo ", None, BUILTINS + ["count", "help", "commands", "completion"], FILES),
     "bash-file-with-space": ("bash", "geo decode my", r"geo decode my\ routes.ndjson", [], []),
     "bash-file-after-escaped-space": ("bash", "geo decode data\\ ", r"geo decode data\ dir/", [], []),
     "bash-directory-takes-no-space": ("bash", "geo decode tr", "geo decode tracks/", [], []),
     "bash-file-option-with-space": ("bash", "geo decode --rejects my", r"geo decode --rejects my\ routes.ndjson", [], []),
     "bash-file-option-directory": ("bash", "geo length -o tr", "geo length -o tracks/", [], []),
-    "bash-plugin-files": ("bash", "geo bbox da", r"geo bbox data\ dir/", [], []),
+    "bash-plugin-files": ("bash", "geo count da", r"geo count data\ dir/", [], []),
     "bash-help-completes-a-command": ("bash", "geo help circ", "geo help circle-to-polygon", [], []),
     "bash-commands-offers-nothing": ("bash", "geo commands ", "geo commands", [], FILES),
     "bash-completion-offers-shells": ("bash", "geo completion z", "geo completion zsh", [], []),
@@ -215,9 +215,9 @@ CASES = {
     "bash-plain-directory-takes-no-space": ("bash-plain", "geo length -o tr", "geo length -o tracks/", [], []),
 
     "fish-help-completes-a-command": ("fish", "geo help circ", "geo help circle-to-polygon", [], []),
-    "fish-help-offers-commands": ("fish", "geo help ", None, ["length", "bbox"], FILES),
-    "fish-plugin-file-with-space": ("fish", "geo bbox my", r"geo bbox my\ routes.ndjson", [], []),
-    "fish-plugin-directory": ("fish", "geo bbox da", r"geo bbox data\ dir/", [], []),
+    "fish-help-offers-commands": ("fish", "geo help ", None, ["length", "count"], FILES),
+    "fish-plugin-file-with-space": ("fish", "geo count my", r"geo count my\ routes.ndjson", [], []),
+    "fish-plugin-directory": ("fish", "geo count da", r"geo count data\ dir/", [], []),
     "fish-whole-sentence-descriptions": ("fish", "geo length --", None,
                                          ["Also add properties.cumulative_m, the distance from the start at each vertex"], []),
     "fish-style-completes-a-colour": ("fish", "geo spans --style toma", "geo spans --style tomato", [], []),

@@ -112,7 +112,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
     return [line for line in result.stdout.splitlines() if line]
 
 
-def plugin_dir(tmp_path, name="bbox", body='echo "plugin $@"'):
+def plugin_dir(tmp_path, name="count", body='echo "plugin $@"'):
     folder = tmp_path / "plugins"
     folder.mkdir(exist_ok=True)
     plugin = folder / f"geo-{name}"
@@ -135,7 +135,7 @@ def test_bash_completes_commands_flags_values_and_plugins(tmp_path):
     assert bash_complete(["geo", "decode", "rou"], tmp_path) == ["routes.ndjson"]
     assert bash_complete(["geo", "decode", "--rejects", "rou"], tmp_path) == ["routes.ndjson"]
     env = {"GEO_EXEC_PATH": str(plugin_dir(tmp_path))}
-    assert bash_complete(["geo", "bb"], tmp_path, env) == ["bbox"]
+    assert bash_complete(["geo", "cou"], tmp_path, env) == ["count"]
 
 
 # --- zsh and fish -------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def test_fish_completes_the_same_cases(tmp_path):
     assert {"--kind", "--ellps", "--cumulative"} <= set(fish_complete("geo length --", tmp_path))
     assert fish_complete("geo length --kind ", tmp_path) == ["geodesic", "projected", "rhumb"] or \
         sorted(fish_complete("geo length --kind ", tmp_path)) == ["geodesic", "projected", "rhumb"]
-    assert fish_complete("geo bb", tmp_path, {"GEO_EXEC_PATH": str(plugin_dir(tmp_path))}) == ["bbox"]
+    assert fish_complete("geo cou", tmp_path, {"GEO_EXEC_PATH": str(plugin_dir(tmp_path))}) == ["count"]
 
 
 # --- plugins ------------------------------------------------------------------------------------
@@ -228,10 +228,10 @@ def test_plugin_found_in_libexec_beside_the_binary_and_on_path(tmp_path):
 
 
 def test_unknown_command_is_a_usage_error(tmp_path):
-    plugin_dir(tmp_path, "bbox")
-    result = geo_with(tmp_path, ["bbx"])
+    plugin_dir(tmp_path, "count")
+    result = geo_with(tmp_path, ["cont"])
     assert result.returncode == 64
-    assert b"'bbx' is not a geo command; did you mean 'bbox'?" in result.stderr
+    assert b"'cont' is not a geo command; did you mean 'count'?" in result.stderr
 
 
 def test_plugin_help_passes_through_or_opens_its_man_page(tmp_path):
@@ -244,17 +244,21 @@ def test_plugin_help_passes_through_or_opens_its_man_page(tmp_path):
     assert result.returncode == 0 and b"the hlp plugin's page" in result.stdout
 
 
-def test_example_bbox_plugin(tmp_path):
-    env = {**os.environ, "GEO_EXEC_PATH": str(REPO / "examples")}
-    result = subprocess.run([GEO, "bbox", str(REPO / "examples/routes.ndjson")], capture_output=True, text=True, env=env)
-    assert result.returncode == 0, result.stderr
+def test_example_count_plugin(tmp_path):
+    """examples/geo-count, the example plugin: run as `geo count` from GEO_EXEC_PATH, with its
+    arguments, its output and its own --help passed through."""
     import json
-    boxes = {record["id"]: record["bbox"] for record in map(json.loads, result.stdout.splitlines())}
-    assert boxes["maps"] == [-126.453, 38.5, -120.2, 43.252]
-    # Fiji's path crosses the antimeridian: the smallest box runs from 179.7 east across ±180 to
-    # -179.6, so west > east (RFC 7946, 5.2), not the whole world from -179.9 to 179.7.
-    assert boxes["across"] == [179.7, -17.1, -179.6, -16.77]
-    assert subprocess.run([GEO, "bbox", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo bbox")
+    env = {**os.environ, "GEO_EXEC_PATH": str(REPO / "examples")}
+    files = [REPO / "examples/routes.ndjson", REPO / "examples/stations.ndjson"]
+    result = subprocess.run([GEO, "count", *map(str, files)], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    expected = {}
+    for path in files:
+        for record in map(json.loads, path.read_text().splitlines()):
+            kind = (record["geometry"] or {"type": "null"})["type"] if record["type"] == "Feature" else record["type"]
+            expected[kind] = expected.get(kind, 0) + 1
+    assert json.loads(result.stdout) == expected and len(expected) >= 2
+    assert subprocess.run([GEO, "count", "--help"], capture_output=True, env=env).stdout.startswith(b"usage: geo count")
 
 
 @pytest.mark.parametrize("collection", [False, True], ids=["ndjson", "collection"])

@@ -9,6 +9,7 @@ import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
+import SimplifyCommand
 import LocateCommand
 import CommandKit
 import GeoCommandLine
@@ -25,7 +26,7 @@ public enum Dispatcher {
     /// Every built-in, in the order `geo commands` and help list them: the one list of them.
     /// Everything else (help, man pages, completions, the tests, the fuzz harnesses) reads it,
     /// the end-to-end tests through `geo --list-cmds=builtins`.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self, Tiles.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Render.self, Tiles.self, Simplify.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }

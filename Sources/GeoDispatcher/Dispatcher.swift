@@ -191,7 +191,7 @@ public enum Dispatcher {
             geo brings the geometry behind the Google Maps SDK's shapes to shell pipelines: encoded \
             paths (encode, decode), geodesic lengths (length), points along paths (interpolate), \
             circles (circle-to-polygon), style spans (spans), areas (area), where points lie on paths \
-            and in polygons (locate), pictures (render) and map tiles (tiles), computed exactly on the \
+            and in polygons (locate), fewer vertices within a distance (simplify), pictures (render) and map tiles (tiles), computed exactly on the \
             WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
 
             Each command but render and tiles is a filter: newline-delimited GeoJSON (or encoded \

@@ -53,8 +53,8 @@ public struct Simplify: StreamingCommand {
                     "Each route within 10 metres of itself, Douglas-Peucker on WGS84."),
             Example("geo simplify --max-chars 1800 --to polyline examples/routes.ndjson",
                     "Routes as polylines short enough for a Maps Static API URL."),
-            Example("geo simplify --method weighted --keep 10% examples/countries.ndjson",
-                    "A tenth of each country's removable vertices, by mapshaper's weighted Visvalingam."),
+            Example("geo simplify --method weighted --keep 10% examples/parks.geojson",
+                    "A tenth of each park's removable vertices, by mapshaper's weighted Visvalingam."),
             Example("geo decode examples/routes.polyline | geo simplify --sphere 6371009 --tolerance 5",
                     "What PolyUtil.simplify(path, 5) returns."),
         ])

@@ -80,6 +80,7 @@ let package = Package(
         .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc", "CZlib", "SystemLibraries"], swiftSettings: fast),
+        .target(name: "SimplifyCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Polyline"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
@@ -96,7 +97,7 @@ let package = Package(
         .target(name: "GeoDispatcher", dependencies: [
             "GeoCommandLine", "CommandKit", "Records", "Geodesy", "Documentation", "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand",
             "CircleCommand", "SpansCommand", "AreaCommand", "LocateCommand", "RenderCommand", "TilesCommand",
-            "HeadingCommand", "OffsetCommand", "BboxCommand",
+            "HeadingCommand", "OffsetCommand", "BboxCommand", "SimplifyCommand",
         ]),
         // The binary exports exactly hypot, remainder and remquo (Tests/EndToEnd/test_system_libraries.py):
         // the dynamic linker then binds every call of them in the process to SystemLibraries'

@@ -273,6 +273,31 @@ _geo() {
                 _geo_files
             fi
             ;;
+        simplify)
+            case $prev in
+                --tolerance) return ;;
+                --keep) return ;;
+                --max-points) return ;;
+                --max-chars) return ;;
+                --method) _geo_values 'dp' 'visvalingam' 'weighted'; return ;;
+                --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
+                --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
+                --sphere) return ;;
+                --from) _geo_values 'geojson' 'polyline' 'latlng'; return ;;
+                -p|--precision) return ;;
+                --to) _geo_values 'geojson' 'polyline'; return ;;
+                --to-precision) return ;;
+                --digits) return ;;
+                -o|--output) _geo_files; return ;;
+                --rejects) _geo_files; return ;;
+                -j|--jobs) return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--tolerance --keep --max-points --max-chars --method --kind --ellps --sphere --from -p --precision --to --to-precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+            else
+                _geo_files
+            fi
+            ;;
         render)
             case $prev in
                 --format) _geo_values 'svg' 'png' 'pdf'; return ;;

@@ -19,7 +19,7 @@ end
 function __geo_plugin
     set -l words (commandline -opc)
     set -q words[2]; and not string match -q -- '-*' $words[2]
-    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate heading offset bbox render tiles help commands completion
+    and not contains -- $words[2] encode decode length interpolate circle-to-polygon spans area locate heading offset bbox simplify render tiles help commands completion
 end
 
 complete -c geo -f
@@ -222,6 +222,28 @@ complete -c geo -n '__geo_using bbox' -l rejects -r -F -d 'Also write each bad r
 complete -c geo -n '__geo_using bbox' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
 complete -c geo -n '__geo_using bbox' -s q -l quiet -d 'Never show the progress line'
 complete -c geo -n '__geo_using bbox' -l progress -d 'Show the progress line on standard error even when it is not a terminal'
+complete -c geo -n '__geo_using simplify' -F
+complete -c geo -n '__geo_using simplify' -l tolerance -x -d 'Remove vertices while the shape stays within D metres'
+complete -c geo -n '__geo_using simplify' -l keep -x -d 'Keep P percent of each record\'s removable vertices, the most important'
+complete -c geo -n '__geo_using simplify' -l max-points -x -d 'Leave each path at most N positions (a ring keeps 4)'
+complete -c geo -n '__geo_using simplify' -l max-chars -x -d 'Make each record\'s encoded polyline at most N characters (at --to-precision)'
+complete -c geo -n '__geo_using simplify' -l method -x -a '(printf "%s\\t\\n" "dp" "visvalingam" "weighted")' -d 'dp (Douglas-Peucker), visvalingam (Visvalingam-Whyatt), or weighted…'
+complete -c geo -n '__geo_using simplify' -l kind -x -a '(printf "%s\\t\\n" "geodesic" "rhumb" "projected")' -d 'How edges run and are measured'
+complete -c geo -n '__geo_using simplify' -l ellps -x -a '(printf "%s\\t\\n" "MERIT" "SGS85" "GRS80" "IAU76" "airy" "APL4.9" "NWL9D" "mod_airy" "andrae" "danish" "aust_SA" "GRS67" "GSK2011" "bessel" "bess_nam" "clrk66" "clrk80" "clrk80ign" "CPM" "delmbr" "engelis" "evrst30" "evrst48" "evrst56" "evrst69" "evrstSS" "fschr60" "fschr60m" "fschr68" "helmert" "hough" "intl" "krass" "kaula" "lerch" "mprts" "new_intl" "plessis" "PZ90" "SEasia" "walbeck" "WGS60" "WGS66" "WGS72" "WGS84" "sphere")' -d 'The ellipsoid, by PROJ\'s name'
+complete -c geo -n '__geo_using simplify' -l sphere -x -d 'A sphere of radius R metres instead of an ellipsoid'
+complete -c geo -n '__geo_using simplify' -l from -x -a '(printf "%s\\t\\n" "geojson" "polyline" "latlng")' -d 'Input format: GeoJSON records, one encoded polyline per line (raw or a JSON…'
+complete -c geo -n '__geo_using simplify' -s p -l precision -x -d 'Decimal digits of the encoded polylines read'
+complete -c geo -n '__geo_using simplify' -l to -x -a '(printf "%s\\t\\n" "geojson" "polyline")' -d 'Output: GeoJSON Features, or each record\'s path as an encoded polyline line (at…'
+complete -c geo -n '__geo_using simplify' -l to-precision -x -d 'Decimal digits of the polylines written with --to polyline'
+complete -c geo -n '__geo_using simplify' -l digits -x -d 'Round output coordinates to N decimals'
+complete -c geo -n '__geo_using simplify' -l rs -d 'Write RFC 8142 GeoJSON text sequences: an RS byte (0x1E) before each record'
+complete -c geo -n '__geo_using simplify' -l collection -d 'Wrap the output in one FeatureCollection (a single JSON document)'
+complete -c geo -n '__geo_using simplify' -s o -l output -r -F -d 'Write to FILE instead of standard output (- is standard output)'
+complete -c geo -n '__geo_using simplify' -l strict -d 'Stop at the first bad record (exit 65) instead of reporting it and going on'
+complete -c geo -n '__geo_using simplify' -l rejects -r -F -d 'Also write each bad record to FILE as {"source","line","error","input"} so…'
+complete -c geo -n '__geo_using simplify' -s j -l jobs -x -d 'Process records on N threads; output stays in input order'
+complete -c geo -n '__geo_using simplify' -s q -l quiet -d 'Never show the progress line'
+complete -c geo -n '__geo_using simplify' -l progress -d 'Show the progress line on standard error even when it is not a terminal'
 complete -c geo -n '__geo_using render' -F
 complete -c geo -n '__geo_using render' -l format -x -a '(printf "%s\\t\\n" "svg" "png" "pdf")' -d 'The picture\'s format, whatever -o\'s extension is'
 complete -c geo -n '__geo_using render' -l size -x -d 'The picture\'s size in pixels (at most 16384 each way and 64 million in all)'

@@ -10,6 +10,7 @@ import Geodesy
 import EncodeCommand
 import InterpolateCommand
 import LengthCommand
+import SimplifyCommand
 import LocateCommand
 import OffsetCommand
 import CommandKit
@@ -28,7 +29,7 @@ public enum Dispatcher {
     /// Every built-in, in the order `geo commands` and help list them: the one list of them.
     /// Everything else (help, man pages, completions, the tests, the fuzz harnesses) reads it,
     /// the end-to-end tests through `geo --list-cmds=builtins`.
-    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Heading.self, Offset.self, Bbox.self, Render.self, Tiles.self]
+    public static let builtins: [any GeoCommand.Type] = [Encode.self, Decode.self, Length.self, Interpolate.self, CircleToPolygon.self, Spans.self, Area.self, Locate.self, Heading.self, Offset.self, Bbox.self, Simplify.self, Render.self, Tiles.self]
 
     public static func builtin(named name: String) -> (any GeoCommand.Type)? {
         builtins.first { $0.description.name == name }
@@ -193,7 +194,8 @@ public enum Dispatcher {
             geo brings the geometry behind the Google Maps SDK's shapes to shell pipelines: encoded \
             paths (encode, decode), geodesic lengths (length), points along paths (interpolate), \
             circles (circle-to-polygon), style spans (spans), areas (area), headings (heading), offsets \
-            (offset), bounding boxes (bbox), where points lie on paths and in polygons (locate), pictures (render) and map tiles (tiles), computed exactly on the \
+            (offset), bounding boxes (bbox), where points lie on paths and in polygons (locate), fewer vertices \
+            within a distance (simplify), pictures (render) and map tiles (tiles), computed exactly on the \
             WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
 
             Each command but render and tiles is a filter: newline-delimited GeoJSON (or encoded \

@@ -361,3 +361,16 @@ nonisolated(unsafe) private var chunkLayouts: (UInt64, UInt64, UInt64, UInt64, U
     0x00002020_00000003, 0x00002020_00000003, 0x00002020_00000003, 0x00002020_00000003, 0x00002020_00000003,
     0x00202020_00000004, 0x00202020_00000004, 0x00202020_00000004, 0x00202020_00000004, 0x00202020_00000004
 )
+
+extension PolylineEncoder {
+    /// A coordinate as this encoder rounds it (`value`·10^p, half away from zero): the integer
+    /// whose differences the polyline holds.
+    public func integer(_ value: Double) throws(PolylineError) -> Int64 { try rounded(value) }
+
+    /// How many characters the encoding of one value (a difference of integers) takes: what
+    /// a budget of characters counts without writing them.
+    public static func encodedLength(_ delta: Int64) -> Int {
+        let zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
+        return (64 - (zigzag | 1).leadingZeroBitCount + 4) / 5
+    }
+}

@@ -25,9 +25,10 @@ COMMANDS = {
     "spans": ["spans", "--span", "red", "--span", "gradient(red,blue)", "--split"],
     "area": ["area", "--signed"],
     "locate": ["locate", "--point", "20.5,10.5"],
+    "simplify": ["simplify", "--tolerance", "1000"],
 }
 
-# area reads what length reads; locate --point too, but a shape without positions has
+# area and simplify read what length reads; locate --point too, but a shape without positions has
 # nothing to locate against.
 NOTHING_TO_LOCATE = {"null-geometry", "empty-ring"}
 
@@ -117,7 +118,8 @@ def main():
         with open(os.path.join(HERE, "cases", name + ".ndjson"), "wb") as f:
             f.write(data + b"\n")
         expected = dict(expected, area=expected["length"],
-                        locate="bad" if name in NOTHING_TO_LOCATE and expected["length"] == "ok" else expected["length"])
+                        locate="bad" if name in NOTHING_TO_LOCATE and expected["length"] == "ok" else expected["length"],
+                        simplify=expected["length"])
         manifest["cases"][name] = expected
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

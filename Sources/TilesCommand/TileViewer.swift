@@ -54,7 +54,10 @@ enum TileViewer {
               let img = shown.get(key);
               if (!img) {
                 img = new Image();
-                img.onerror = () => { img.style.visibility = "hidden"; };
+                // Shown once loaded: a tile with no ink is not written, and a browser draws a
+                // missing image's outline until its error arrives.
+                img.style.visibility = "hidden";
+                img.onload = () => { img.style.visibility = "visible"; };
                 img.src = z + "/" + wrapped + "/" + y + ".png";
                 shown.set(key, img);
                 map.appendChild(img);

@@ -21,7 +21,10 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
     private let output: WholeFileOutput
     private let blobs: Int32
     private var blobsSize: UInt64 = 0
-    private let records = ExternalSorter<BlobRecord>(purpose: "sort the tiles") { a, b in
+    /// Records sorted in memory at a time by each of the three sorters, which live at once at the
+    /// end: 8 MB runs keep them to some 24 MB.
+    static let runLength = (8 << 20) / MemoryLayout<BlobRecord>.stride
+    private let records = ExternalSorter<BlobRecord>(purpose: "sort the tiles", runLength: PMTilesStore.runLength) { a, b in
         (a.key, a.length, a.tile) < (b.key, b.length, b.tile)
     }
     private var recent = RecentBlobs()
@@ -93,7 +96,7 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
     /// data and how many blobs it holds.
     private func placeBlobs(into data: Int32) throws(RunFailure) -> (byTile: ExternalSorter<BlobRecord>, size: UInt64, contents: UInt64) {
         // By hash: a class's members are together, its leader (the least tile ID) first.
-        let byLeader = ExternalSorter<BlobRecord>(purpose: "sort the tiles") { a, b in (a.key, a.tile) < (b.key, b.tile) }
+        let byLeader = ExternalSorter<BlobRecord>(purpose: "sort the tiles", runLength: PMTilesStore.runLength) { a, b in (a.key, a.tile) < (b.key, b.tile) }
         var group: (hash: UInt64, length: UInt32)?
         var classes: [(leader: UInt64, offset: UInt64, bytes: [UInt8])] = []
         try records.forEachSorted { record throws(RunFailure) in
@@ -114,7 +117,7 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
             try byLeader.add(BlobRecord(tile: record.tile, key: leader!, offset: offset, length: record.length))
         }
         // By leader: each class's blob is copied when its leader comes, in TileID order.
-        let byTile = ExternalSorter<BlobRecord>(purpose: "sort the tiles") { a, b in a.tile < b.tile }
+        let byTile = ExternalSorter<BlobRecord>(purpose: "sort the tiles", runLength: PMTilesStore.runLength) { a, b in a.tile < b.tile }
         var dataSize: UInt64 = 0, placed: UInt64 = 0, contents: UInt64 = 0
         var buffer: [UInt8] = []
         try byLeader.forEachSorted { record throws(RunFailure) in
@@ -273,6 +276,8 @@ struct RecentBlobs {
     mutating func remember(_ bytes: [UInt8], hash: UInt64, at offset: UInt64) {
         guard bytes.count <= RecentBlobs.largest else { return }
         if blobs.count >= RecentBlobs.most { blobs.removeAll(keepingCapacity: true) }
-        blobs[hash] = (bytes, offset)
+        // A copy of just the bytes: the encoder's array keeps the capacity of its largest tile,
+        // and 4,096 of those held a zoom 0-10 pyramid's run at 215 MB.
+        blobs[hash] = (bytes.withUnsafeBufferPointer { Array($0) }, offset)
     }
 }

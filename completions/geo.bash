@@ -200,6 +200,7 @@ _geo() {
                 --shapes) _geo_files; return ;;
                 --within) return ;;
                 --limit) return ;;
+                --join) return ;;
                 --tolerance) return ;;
                 --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
                 --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
@@ -212,7 +213,7 @@ _geo() {
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--point --shapes --within --limit --tolerance --kind --ellps --sphere --from -p --precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--point --shapes --within --limit --join --tolerance --kind --ellps --sphere --from -p --precision --digits --rs --collection -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi

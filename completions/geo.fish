@@ -156,6 +156,7 @@ complete -c geo -n '__geo_using locate' -l point -x -d 'Locate this point (latit
 complete -c geo -n '__geo_using locate' -l shapes -r -F -d 'Locate each input Point against the shapes in FILE (loaded once, indexed)'
 complete -c geo -n '__geo_using locate' -l within -x -d 'With --shapes: every shape within D metres (nearest first)'
 complete -c geo -n '__geo_using locate' -l limit -x -d 'With --shapes: at most N shapes per point (without --within, the N nearest)'
+complete -c geo -n '__geo_using locate' -l join -x -d 'With --shapes: copy these properties of each matched shape into its match, as…'
 complete -c geo -n '__geo_using locate' -l tolerance -x -d 'on_path is true within M metres of the lines'
 complete -c geo -n '__geo_using locate' -l kind -x -a '(printf "%s\\t\\n" "geodesic" "rhumb" "projected")' -d 'How edges run and are measured'
 complete -c geo -n '__geo_using locate' -l ellps -x -a '(printf "%s\\t\\n" "MERIT" "SGS85" "GRS80" "IAU76" "airy" "APL4.9" "NWL9D" "mod_airy" "andrae" "danish" "aust_SA" "GRS67" "GSK2011" "bessel" "bess_nam" "clrk66" "clrk80" "clrk80ign" "CPM" "delmbr" "engelis" "evrst30" "evrst48" "evrst56" "evrst69" "evrstSS" "fschr60" "fschr60m" "fschr68" "helmert" "hough" "intl" "krass" "kaula" "lerch" "mprts" "new_intl" "plessis" "PZ90" "SEasia" "walbeck" "WGS60" "WGS66" "WGS72" "WGS84" "sphere")' -d 'The ellipsoid, by PROJ\'s name'

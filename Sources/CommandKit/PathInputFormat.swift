@@ -64,7 +64,7 @@ public enum PathInputFormat: Sendable, Equatable {
 
     /// Decodes a raw polyline, or a JSON string literal holding one.
     public static func path(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> Path {
-        try withPolylineText(of: record) { text in
+        try withPolylineText(of: record, precision: precision) { text in
             var path = Path()
             path.reserveCapacity(text.count / 4)
             let factor = Polyline.scale(precision)
@@ -78,7 +78,7 @@ public enum PathInputFormat: Sendable, Equatable {
     /// Decodes a raw polyline, or a JSON string literal holding one, keeping its exact integers:
     /// what `geo decode` prints with integer arithmetic alone.
     public static func scaledPath(ofPolylineRecord record: UnsafeBufferPointer<UInt8>, precision: Int) throws -> ScaledPath {
-        try withPolylineText(of: record) { text in
+        try withPolylineText(of: record, precision: precision) { text in
             var path = ScaledPath(scale: precision)
             path.integers = try Array(unsafeUninitializedCapacity: Polyline.valueCountBound(text)) { buffer, count in
                 count = try Polyline.decodeIntoPairs(text, buffer.baseAddress!)
@@ -93,17 +93,27 @@ public enum PathInputFormat: Sendable, Equatable {
         }
     }
 
-    /// The polyline text of a record: the record itself, or the content of its JSON string literal.
+    /// Decodes the polyline text of a record (the record itself, or the content of its JSON
+    /// string literal) with `body`; a polyline that fails gets a hint when it can tell what it
+    /// probably was (`PolylineHints`): here, so that every command that reads polylines tells it.
     @inline(__always)
-    static func withPolylineText<Result>(of record: UnsafeBufferPointer<UInt8>,
+    static func withPolylineText<Result>(of record: UnsafeBufferPointer<UInt8>, precision: Int,
                                          _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
-        guard record.first == UInt8(ascii: "\"") else { return try body(record) }
+        func decoding(_ text: UnsafeBufferPointer<UInt8>) throws -> Result {
+            do {
+                return try body(text)
+            } catch {
+                guard let hint = PolylineHints.hint(forFailed: text, precision: precision) else { throw error }
+                throw BadRecord("\(error)", hint: hint)
+            }
+        }
+        guard record.first == UInt8(ascii: "\"") else { return try decoding(record) }
         var scanner = JSONScanner(record)
         let token = try scanner.string()
         try scanner.expectEnd()
-        if !token.hasEscapes { return try body(UnsafeBufferPointer(rebasing: record[token.content])) }
+        if !token.hasEscapes { return try decoding(UnsafeBufferPointer(rebasing: record[token.content])) }
         var text = scanner.text(token)
-        return try text.withUTF8 { try body($0) }
+        return try text.withUTF8 { try decoding($0) }
     }
 
     /// Decodes polyline bytes to integer pairs (latitude, longitude, each over 10^precision),

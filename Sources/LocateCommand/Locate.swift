@@ -36,6 +36,13 @@ public struct Locate: StreamingCommand {
         A bad record in FILE stops the run (65) before any input is read: a half-loaded index \
         would miss matches silently.
 
+        --join NAME[,NAME...] copies those properties of the matched shape into each match, as \
+        its own properties object beside shape and id: {"shape": K, "properties": {"name": \
+        "France"}, ...}, so that points get their country's name without a join by record number \
+        (--join '*': all of the shape's properties). A shape without one of the names gives its \
+        matches no such member; a shape without properties gives {}. The properties are kept \
+        once per shape, only the named ones.
+
         Edges follow --kind, and distance_m is the geodesic distance on the ellipsoid to the \
         nearest position on them whatever their kind (with --kind projected everything is planar, \
         in Web Mercator metres). The nearest point on a geodesic edge solves the interception \
@@ -44,7 +51,7 @@ public struct Locate: StreamingCommand {
         every piece of a shape sits in a box that holds all its points, and a box's distance \
         never exceeds that of anything in it (docs/area-and-locate.md).
         """,
-        options: [point, shapes, within, limit, tolerance] + GeodesyOptions.options + PathInputFormat.options
+        options: [point, shapes, within, limit, join, tolerance] + GeodesyOptions.options + PathInputFormat.options
             + [StreamOptions.digits] + StreamOptions.geoJSONFraming + StreamOptions.common,
         examples: [
             Example("geo locate --point 51.5074,-0.1278 examples/routes.ndjson | jq .properties.locate.distance_m",
@@ -53,6 +60,8 @@ public struct Locate: StreamingCommand {
                     "Every park within 500 m of each sighting; parks containing it first."),
             Example("geo locate --shapes examples/routes.ndjson --limit 3 --kind rhumb examples/sightings.ndjson",
                     "The three routes nearest each sighting, their edges rhumb lines."),
+            Example("geo locate --shapes examples/parks.geojson --join name examples/sightings.ndjson | jq -r '.properties.locate[0].properties.name'",
+                    "The name of the park nearest each sighting (or holding it)."),
         ])
 
     public static let sampleArguments = [["--point", "20.5,10.5"], ["--point", "1,2", "--from", "text", "--tolerance", "1", "--kind", "projected"]]
@@ -64,6 +73,9 @@ public struct Locate: StreamingCommand {
     static let within = Option(number: "within", valueName: "D", check: { $0 >= 0 ? nil : "a distance in metres, 0 or more" },
                                help: "With --shapes: every shape within D metres (nearest first).")
     static let limit = Option(integer: "limit", in: 1...1_000_000, help: "With --shapes: at most N shapes per point (without --within, the N nearest).")
+    static let join = Option(custom: "join", valueName: "NAME[,NAME...]",
+                             help: "With --shapes: copy these properties of each matched shape into its match, as its properties object ('*': all of them).",
+                             parse: JoinedProperties.parse)
     static let tolerance = Option(number: "tolerance", valueName: "M", check: { $0 >= 0 ? nil : "metres, 0 or more" },
                                   help: "on_path is true within M metres of the lines (GMSGeometryIsLocationOnPath's tolerance).")
         .defaulting(to: 0.1)
@@ -78,14 +90,14 @@ public struct Locate: StreamingCommand {
         let mode: LocateHandler.Mode
         switch (arguments[Locate.point], arguments[Locate.shapes]) {
         case (let point?, nil):
-            if arguments.has(Locate.within) || arguments.has(Locate.limit) {
-                throw UsageError("--within and --limit go with --shapes (with --point each input shape gets one answer)")
+            if arguments.has(Locate.within) || arguments.has(Locate.limit) || arguments.has(Locate.join) {
+                throw UsageError("--within, --limit and --join go with --shapes (with --point each input shape gets one answer)")
             }
             do { try model.validate([point]) } catch { throw UsageError("--point: \(error.message)") }
             mode = .point(point)
         case (nil, let file?):
             guard input == .geoJSON else { throw UsageError("with --shapes the input records are GeoJSON Points: drop --from") }
-            mode = .shapes(file, within: arguments[Locate.within], limit: arguments[Locate.limit])
+            mode = .shapes(file, within: arguments[Locate.within], limit: arguments[Locate.limit], join: arguments[Locate.join])
         case (nil, nil): throw UsageError("give --point LAT,LNG (the input is shapes) or --shapes FILE (the input is Points)")
         case (_?, _?): throw UsageError("--point and --shapes cannot be combined")
         }
@@ -94,9 +106,9 @@ public struct Locate: StreamingCommand {
 
     public func run() -> ExitCode {
         var handler = self.handler
-        if case .shapes(let file, _, _) = handler.mode {
+        if case .shapes(let file, _, _, let join) = handler.mode {
             do {
-                handler.index = try LocateHandler.load(file, model: handler.model)
+                handler.index = try LocateHandler.load(file, join: join, model: handler.model)
             } catch let failure as RunFailure {
                 printError("geo locate: \(failure.message)\n")
                 return failure.status
@@ -112,7 +124,7 @@ public struct Locate: StreamingCommand {
 public struct LocateHandler: PathHandler {
     enum Mode: Sendable {
         case point(Position)
-        case shapes(String, within: Double?, limit: Int?)
+        case shapes(String, within: Double?, limit: Int?, join: JoinedProperties.Selection?)
     }
 
     public let input: PathInputFormat
@@ -140,7 +152,7 @@ public struct LocateHandler: PathHandler {
                     throw BadRecord("a \(feature.geometry.map(\.typeName) ?? "null geometry") without positions has nothing to locate against")
                 }
                 output.write(feature, from: record, adding: [("locate", .object(fields(location)))])
-            case .shapes(_, let within, let limit):
+            case .shapes(_, let within, let limit, _):
                 guard case .point(let point) = feature.geometry else {
                     throw BadRecord("with --shapes each input record is a Point, not \(feature.geometry.map { "a \($0.typeName)" } ?? "a null geometry")")
                 }
@@ -149,6 +161,7 @@ public struct LocateHandler: PathHandler {
                 let list: [JSONValue] = matches.map { match in
                     var members: [(String, JSONValue)] = [("shape", .number(Double(match.shape)))]
                     if let id = index!.ids[match.shape] { members.append(("id", .raw(String(decoding: id, as: UTF8.self)))) }
+                    if let joined = index!.joined { members.append(("properties", .raw(joined.object(ofShape: match.shape)))) }
                     return .object(members + fields(match.location))
                 }
                 output.write(feature, from: record, adding: [("locate", .array(list))])
@@ -167,9 +180,10 @@ public struct LocateHandler: PathHandler {
     }
 
     /// Reads FILE's shapes: any bad record stops the run (a half-loaded index would miss).
-    static func load(_ file: String, model: EdgeModel) throws -> ShapeIndex {
+    static func load(_ file: String, join: JoinedProperties.Selection?, model: EdgeModel) throws -> ShapeIndex {
         var shapes: [LocatedShape] = []
         var ids: [[UInt8]?] = []
+        var joined = join.map(JoinedProperties.init)
         let source = file == "-" ? "<stdin>" : file
         do {
             try forEachRecord(in: file, readsJSON: true) { record in
@@ -177,11 +191,12 @@ public struct LocateHandler: PathHandler {
                     shapes.append(try LocatedShape(read.geometry, model: model))
                     ids.append(read.members.first { record[$0.key].elementsEqual("\"id\"".utf8) }
                                .map { Array(record[$0.value]) })
+                    try joined?.add(read.propertiesBytes, of: record)
                 }
             }
         } catch let bad as LocatedBadRecord {
             throw RunFailure("\(source):\(bad.line): \(bad.message) (the shapes must all load: nothing was located)", status: .dataError)
         }
-        return ShapeIndex(shapes: shapes, ids: ids, model: model)
+        return ShapeIndex(shapes: shapes, ids: ids, joined: joined, model: model)
     }
 }

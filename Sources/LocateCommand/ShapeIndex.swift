@@ -37,6 +37,8 @@ final class ShapeIndex: Sendable {
     let shapes: [LocatedShape]
     /// Each shape's `id` member, raw JSON, if it has one.
     let ids: [[UInt8]?]
+    /// With `--join`, the properties each shape's matches carry.
+    let joined: JoinedProperties?
     let space: SearchSpace
     let model: EdgeModel
     /// The pieces in shape order, each shape's at piecesOf[shape].
@@ -47,9 +49,10 @@ final class ShapeIndex: Sendable {
     private let nodes: [Node]
     static let piecesPerLeaf = 4
 
-    init(shapes: [LocatedShape], ids: [[UInt8]?], model: EdgeModel) {
+    init(shapes: [LocatedShape], ids: [[UInt8]?], joined: JoinedProperties?, model: EdgeModel) {
         self.shapes = shapes
         self.ids = ids
+        self.joined = joined
         self.model = model
         space = SearchSpace(model: model)
         var pieces: [Piece] = []

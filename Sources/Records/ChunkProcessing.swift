@@ -132,7 +132,7 @@ struct ChunkProcessor: Sendable {
             if feature == nil && handler.readsJSON && record.first == UInt8(ascii: "{")
                 && handleFeatures(of: record, line: line, output, result) { return }
             result.failures.append(RecordFailure(line: line, message: RecordFailure.naming(feature, "\(error)"), input: Array(record),
-                                                 hint: crs.flatMap(RecordHints.hint(forCRS:)) ?? handler.hint(for: record)))
+                                                 hint: crs.flatMap(RecordHints.hint(forCRS:)) ?? (error as? BadRecord)?.hint ?? handler.hint(for: record)))
         }
     }
 

@@ -1,6 +1,7 @@
 /// What a user probably meant when a record fails, told once with the first such failure: the
 /// mistakes people make in their first minutes (a gzip file, polylines given to a GeoJSON
-/// command, JSON given to decode).
+/// command, JSON given to decode). Hints that take more than the record's bytes to tell (a
+/// polyline's precision) come with the error instead, as `BadRecord.hint`.
 public enum RecordHints {
     /// A hint from the record's bytes alone. `readsJSON`: the command expected JSON;
     /// `pathFormats`: it takes `--from polyline` and `--from latlng`.

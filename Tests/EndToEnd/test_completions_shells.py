@@ -7,10 +7,12 @@ running `segments]` as a command for `geo spans --span`, bash splitting file nam
 fish offering nothing after `geo help`. Each shell is skipped, with the reason, when it (or tmux)
 is not installed; every wait is bounded, so a shell that misbehaves fails a test, never hangs it.
 """
+import atexit
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -124,9 +126,21 @@ def workspace(tmp_path):
         "GEO_EXEC_PATH": str(plugins),
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
-        "TMUX_TMPDIR": str(tmp_path),
+        # tmux's socket is TMUX_TMPDIR/tmux-UID/NAME, and a socket's path holds at most 107
+        # bytes: pytest's tmp_path (…/pytest-138/popen-gw1/test_tab_in_a_real_shell_fish_16/)
+        # grows past that on a machine that has run the suite a hundred times.
+        "TMUX_TMPDIR": short_folder(tmp_path),
     }
     return work, home, env
+
+
+def short_folder(tmp_path):
+    """A folder under /tmp with a short name, removed with tmp_path's test: a link from tmp_path
+    keeps it findable."""
+    folder = tempfile.mkdtemp(prefix="tmux-", dir="/tmp")
+    (tmp_path / "tmux").symlink_to(folder)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def open_terminal(request, argv, env, cwd, prompt):

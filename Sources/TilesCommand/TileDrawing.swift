@@ -4,6 +4,7 @@ import Glibc
 import Drawing
 import MapDrawing
 import Records
+import Threads
 
 /// Pass 2: the sorted entries cut into tiles, drawn on --jobs threads, each tile from the
 /// features that touch it, in z-index and input order, and kept when it shows ink. Sendable by

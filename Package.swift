@@ -43,6 +43,9 @@ let package = Package(
         // Stroke styles and colours as the Maps SDK and simplestyle name them: the one parser
         // spans and render share.
         .target(name: "Styles"),
+        // Threads on pthreads, and a mutex with a condition: what the engine and the line
+        // rasterizer share.
+        .target(name: "Threads", swiftSettings: fast),
         // cairo's C API as a system library (libcairo2-dev): the drawing module is its only user.
         .systemLibrary(name: "CCairo"),
         // SQLite's C API (libsqlite3-dev), for MBTiles: tiles is its only user. Headers only:
@@ -58,7 +61,7 @@ let package = Package(
         .target(name: "Geodesy", dependencies: ["CProj", "SystemLibraries", "Geometry"], swiftSettings: fast),
         // The streaming engine, free of the command line: reader (gzip input too), framing,
         // documents, ordered --jobs pipeline, result writer, rejects, progress, signals, RecordHandler.
-        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc", "CZlib", "SystemLibraries"], swiftSettings: fastUnchecked),
+        .target(name: "Records", dependencies: ["JSONBytes", "Geometry", "GeoJSON", "CMalloc", "CZlib", "SystemLibraries", "Threads"], swiftSettings: fastUnchecked),
         // What commands share between the engine and the command line: the GeoCommand and
         // StreamingCommand protocols, the stream and path-format option groups, the per-record
         // size limit. Not geodesy: encode and decode never reach PROJ's headers.
@@ -79,12 +82,12 @@ let package = Package(
         .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
-        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc", "CZlib", "SystemLibraries"], swiftSettings: fast),
+        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc", "CZlib", "SystemLibraries", "Threads"], swiftSettings: fast),
         .target(name: "SimplifyCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Polyline"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 
         // Pictures in pixels on cairo: the one drawing code path for PNG, PDF and SVG.
-        .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels", "RunDeflate"], swiftSettings: fastUnchecked),
+        .target(name: "Drawing", dependencies: ["CCairo", "CZlib", "SystemLibraries", "Styles", "RasterKernels", "RunDeflate", "Threads"], swiftSettings: fastUnchecked),
         // The line rasterizer's inner loops in C: a segment's coverage, prefetching composite (Drawing's only).
         .target(name: "RasterKernels", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]),
         // PNG rows for map tiles in C: unpremultiplied, and deflated by matching one pixel back

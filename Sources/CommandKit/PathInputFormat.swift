@@ -7,18 +7,14 @@ import Records
 
 /// How path-consuming commands read their records: GeoJSON (default); with `--from polyline`
 /// one encoded polyline per line (raw or as a JSON string literal); with `--from latlng` one path
-/// per line as `LAT,LNG LAT,LNG ...`, what `geo decode --to latlng` writes. The words are every
-/// command's for `--from` and `--to`: geojson, polyline, latlng.
+/// per line as `LAT,LNG LAT,LNG ...`, what `geo decode --to latlng` writes. The words are
+/// PathFormat's, every command's for `--from` and `--to`.
 public enum PathInputFormat: Sendable, Equatable {
     case geoJSON
     case polyline(precision: Int)
     case latLng
 
-    public enum Name: String, CaseIterable, Sendable { case geojson, polyline, latlng }
-
-    /// `text` is latlng's old word.
-    public static let from = Option(choice: "from", of: Name.self, aliases: ["text": .latlng], help: "Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to latlng writes).")
-        .defaulting(to: .geojson)
+    public static let from = PathFormat.option("from", for: .input, help: "Input format: GeoJSON records, one encoded polyline per line (raw or a JSON string), or one path per line as LAT,LNG LAT,LNG ... (what geo decode --to latlng writes).")
     /// The precision of polylines read (decode's, and --from polyline's).
     public static let precision = Option(integer: "precision", short: "p", in: Polyline.precisions, help: "Decimal digits of the encoded polylines read (5 for Google, 6 for OSRM/Valhalla polyline6).")
         .defaulting(to: 5)

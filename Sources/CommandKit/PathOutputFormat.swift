@@ -7,16 +7,13 @@ import Records
 
 /// `--to polyline` (docs/records.md): commands that output geometries can write each record's
 /// path as an encoded polyline line instead of a Feature, at `--to-precision` (which is apart
-/// from `--precision`, the precision of polylines read). The words are those of `--from`
-/// (PathInputFormat): geojson, polyline, latlng.
+/// from `--precision`, the precision of polylines read). The words are PathFormat's, those of
+/// `--from`.
 public enum PathOutputFormat: Sendable, Equatable {
     case geoJSON
     case polyline(precision: Int)
 
-    public enum Name: String, CaseIterable, Sendable { case geojson, polyline }
-
-    public static let to = Option(choice: "to", of: Name.self, help: "Output: GeoJSON Features, or each record's path as an encoded polyline line (at --to-precision).")
-        .defaulting(to: .geojson)
+    public static let to = PathFormat.option("to", for: .geometryOutput, help: "Output: GeoJSON Features, or each record's path as an encoded polyline line (at --to-precision).")
     public static let toPrecision = Option(integer: "to-precision", in: Polyline.precisions, help: "Decimal digits of the polylines written with --to polyline (6 for OSRM/Valhalla polyline6).")
         .defaulting(to: 5)
     public static let options: [any OptionDeclaration] = [to, toPrecision]
@@ -28,6 +25,8 @@ public enum PathOutputFormat: Sendable, Equatable {
             self = .geoJSON
         case .polyline:
             self = .polyline(precision: arguments[PathOutputFormat.toPrecision])
+        case .latlng:
+            preconditionFailure("--to offers no latlng here (PathFormat.Use.geometryOutput)")
         }
     }
 

@@ -38,13 +38,9 @@ public struct Decode: StreamingCommand {
 
     public static let sampleArguments = [[], ["--field", "p", "--to", "latlng"], ["--digits", "3", "--collection", "--to", "json"], ["--to", "text", "-p6"]]
 
-    /// `json` and `text` are the old words for geojson and latlng.
-    enum Output: String, CaseIterable, Sendable { case geojson, latlng }
-
     static let field = Option(text: "field", valueName: "NAME", help: "Read JSON objects (Features, or any object) and decode the polyline in properties.NAME, or in the member NAME of an object that is not a Feature.")
-    static let to = Option(choice: "to", of: Output.self, aliases: ["json": .geojson, "text": .latlng],
-                           help: "Output: GeoJSON Features, or lines of space-separated LAT,LNG pairs (what --from latlng reads).")
-        .defaulting(to: .geojson)
+    static let to = PathFormat.option("to", for: .decodeOutput,
+                                      help: "Output: GeoJSON Features, or lines of space-separated LAT,LNG pairs (what --from latlng reads).")
 
     public let stream: StreamConfiguration
     public let handler: DecodeHandler

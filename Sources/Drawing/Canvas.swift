@@ -461,15 +461,15 @@ public final class Canvas {
 }
 
 /// A PNG image to stamp along lines (GMSSpriteStyle, GMSTextureStyle).
-/// Sendable by hand: the image surface is only read after init (cairo reads a surface used as a
-/// source from one drawing thread at a time: the canvas's).
+/// Sendable by hand: the image surface is only read after init, and only one canvas draws with
+/// it (another thread's canvas draws with its own `copy()`).
 public final class Stamp: @unchecked Sendable {
     let surface: OpaquePointer
     let width: Double
     let height: Double
 
     /// Reads the PNG image at `path`; throws with the reason it cannot be read.
-    public init(png path: String) throws(DrawingError) {
+    public convenience init(png path: String) throws(DrawingError) {
         let image = cairo_image_surface_create_from_png(path)!
         let status = cairo_surface_status(image)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -479,9 +479,31 @@ public final class Stamp: @unchecked Sendable {
                 : String(cString: cairo_status_to_string(status))
             throw DrawingError("cannot read '\(path)': \(reason)")
         }
-        surface = image
-        width = Double(cairo_image_surface_get_width(image))
-        height = Double(cairo_image_surface_get_height(image))
+        self.init(surface: image)
+    }
+
+    private init(surface: OpaquePointer) {
+        self.surface = surface
+        width = Double(cairo_image_surface_get_width(surface))
+        height = Double(cairo_image_surface_get_height(surface))
+    }
+
+    /// The same image in a surface of its own, for another drawing thread. Not shared because
+    /// cairo may set a source surface's transform, filter and extend on the surface's own pixman
+    /// image while it draws with it (a texture stroke's matrix differs on every canvas), so two
+    /// canvases drawing at once with one stamp would race. Copied from the decoded pixels, which
+    /// are only read, rather than read and decoded from the file again.
+    public func copy() -> Stamp {
+        let format = cairo_image_surface_get_format(surface)
+        let columns = cairo_image_surface_get_width(surface), rows = cairo_image_surface_get_height(surface)
+        let image = cairo_image_surface_create(format, columns, rows)!
+        if let from = cairo_image_surface_get_data(surface), let to = cairo_image_surface_get_data(image) {
+            let fromStride = Int(cairo_image_surface_get_stride(surface)), toStride = Int(cairo_image_surface_get_stride(image))
+            for row in 0..<Int(rows) { memcpy(to + row * toStride, from + row * fromStride, min(fromStride, toStride)) }
+        }
+        // cairo must know that its pixels were written behind its back.
+        cairo_surface_mark_dirty_rectangle(image, 0, 0, columns, rows)
+        return Stamp(surface: image)
     }
 
     deinit { cairo_surface_destroy(surface) }

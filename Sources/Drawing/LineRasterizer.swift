@@ -3,6 +3,7 @@ import Glibc
 #endif
 import RasterKernels
 import Styles
+import Threads
 
 /// Strokes solid-colour lines straight into the pixels of a PNG canvas: the one drawing
 /// operation a map of many paths is made of, done without cairo's general stroker, and on
@@ -189,7 +190,8 @@ final class Band: @unchecked Sendable {
 }
 
 /// A thread that draws one band of every batch it is given: `start` hands it a batch, `wait`
-/// returns when it has drawn it. POSIX semaphores, so that Drawing needs nothing but Glibc.
+/// returns when it has drawn it. Started as every geo thread is (`startThread`); the batches
+/// are handed over through POSIX semaphores, a wake-up each way a flush.
 /// Sendable by hand: `work` and `stopping` are written before `go` is posted and read after it
 /// is waited for, and the band is drawn before `done` is posted: the semaphores order them.
 final class BandThread: @unchecked Sendable {
@@ -203,14 +205,7 @@ final class BandThread: @unchecked Sendable {
         self.band = band
         sem_init(go, 0, 0)
         sem_init(done, 0, 0)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            Unmanaged<BandThread>.fromOpaque(context!).takeRetainedValue().loop()
-            return nil
-        }, context)
-        precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
-        pthread_detach(thread)
+        startThread { self.loop() }
     }
 
     deinit {

@@ -41,17 +41,13 @@ public struct Encode: StreamingCommand {
 
     public static let sampleArguments = [[], ["--to", "geojson", "--to-precision", "7", "--rs"], ["--to", "json", "-p", "6"]]
 
-    /// `text` and `json` are the old words for polyline and geojson.
-    enum Output: String, CaseIterable, Sendable { case polyline, geojson }
-
     /// The precision of the polylines encode writes, `--to-precision` as for every command that
     /// writes polylines (`--precision` and `-p`, its old names, are the precision of polylines
     /// read everywhere else).
     static let precision = Option(integer: "to-precision", in: Polyline.precisions, help: "Decimal digits of the polylines written: 5 for Google, 6 for OSRM/Valhalla polyline6.")
         .hiddenAliases("precision", short: "p").defaulting(to: 5)
-    static let to = Option(choice: "to", of: Output.self, aliases: ["text": .polyline, "json": .geojson],
-                           help: "Output: one polyline per line, or the Feature with properties.polyline.")
-        .defaulting(to: .polyline)
+    static let to = PathFormat.option("to", for: .encodeOutput,
+                                      help: "Output: one polyline per line, or the Feature with properties.polyline.")
 
     public let stream: StreamConfiguration
     public let handler: EncodeHandler

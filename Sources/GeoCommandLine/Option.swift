@@ -118,9 +118,18 @@ extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.
     /// shown: a renamed value breaks no script).
     public init(choice long: String, short: Character? = nil, of type: Value.Type, aliases: [String: Value] = [:],
                 valueName: String? = nil, help: String) {
-        let words = Value.allCases.map(\.rawValue)
+        self.init(choice: long, short: short, among: Array(Value.allCases), aliases: aliases, valueName: valueName, help: help)
+    }
+}
+
+extension Option where Value: RawRepresentable & Sendable, Value.RawValue == String {
+    /// The raw value of one of `values` (some of an enumeration's cases, listed in this order),
+    /// or an old word for one (`aliases`, read but never shown: a renamed value breaks no script).
+    public init(choice long: String, short: Character? = nil, among values: [Value], aliases: [String: Value] = [:],
+                valueName: String? = nil, help: String) {
+        let words = values.map(\.rawValue)
         self.init(OptionSpec(long, short: short, value: .choice(Choices(words)), valueName: valueName, help: help)) { text throws(UsageError) in
-            guard let value = Value(rawValue: text) ?? aliases[text] else {
+            guard let value = values.first(where: { $0.rawValue == text }) ?? aliases[text] else {
                 throw UsageError("option '--\(long)' takes one of \(words.joined(separator: ", ")), not '\(text)'"
                                  + ArgumentParser.suggestion(for: text, among: words, prefix: ""))
             }

@@ -1,3 +1,5 @@
+import Threads
+
 /// Runs chunks through `workers` threads and hands their results, in input order, to `consume`.
 ///
 /// Each worker reads its own next chunk (one at a time: the input has one position) and then

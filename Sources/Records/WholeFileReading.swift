@@ -1,3 +1,5 @@
+import Threads
+
 /// Reading a file's records whole, outside the streaming runner (two-pass commands: render's
 /// fit, locate's shapes): on this thread in order, or on several threads in no order.
 

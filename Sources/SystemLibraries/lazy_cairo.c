@@ -29,6 +29,7 @@ FORWARD(cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, i
         (format, width, height))
 FORWARD(cairo_surface_t *, cairo_image_surface_create_from_png, (const char *filename), (filename))
 FORWARD(unsigned char *, cairo_image_surface_get_data, (cairo_surface_t *surface), (surface))
+FORWARD(cairo_format_t, cairo_image_surface_get_format, (cairo_surface_t *surface), (surface))
 FORWARD(int, cairo_image_surface_get_height, (cairo_surface_t *surface), (surface))
 FORWARD(int, cairo_image_surface_get_stride, (cairo_surface_t *surface), (surface))
 FORWARD(int, cairo_image_surface_get_width, (cairo_surface_t *surface), (surface))

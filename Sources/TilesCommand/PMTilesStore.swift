@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Records
+import Threads
 
 /// A PMTiles v3 archive (`PMTilesFormat`), clustered and deduplicated, at flat memory whatever
 /// the number of tiles. Tiles arrive from the drawing threads in no fixed order, so:

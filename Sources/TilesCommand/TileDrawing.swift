@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Drawing
 import MapDrawing
 import Records
+import Threads
 
 /// Pass 2: the sorted entries cut into tiles, drawn on --jobs threads, each tile from the
 /// features that touch it, in z-index and input order, and kept when it shows ink. Sendable by
@@ -10,6 +12,8 @@ import Records
 /// before the threads start, or after they have all ended).
 final class TileDrawing: @unchecked Sendable {
     let settings: TileSettings
+    /// The --stamp images, loaded once for the run; each thread's painter copies them.
+    let stamps: [(String, Stamp)]
     let selection: TileSelection
     let entries: SortedEntries
     let store: TileStore
@@ -26,8 +30,10 @@ final class TileDrawing: @unchecked Sendable {
 
     let projections: ProjectionPool
 
-    init(settings: TileSettings, selection: TileSelection, entries: SortedEntries, store: TileStore, projections: ProjectionPool) {
+    init(settings: TileSettings, stamps: [(String, Stamp)], selection: TileSelection, entries: SortedEntries, store: TileStore,
+         projections: ProjectionPool) {
         self.settings = settings
+        self.stamps = stamps
         self.selection = selection
         self.entries = entries
         self.store = store
@@ -115,7 +121,7 @@ final class TileDrawing: @unchecked Sendable {
         monitor.broadcast()
     }
 
-    /// A drawing thread: its own projection, stamps and buffers; tiles from the queue until it
+    /// A drawing thread: its own projection, copies of the stamps and buffers; tiles from the queue until it
     /// is closed and empty.
     private func work() {
         defer {
@@ -126,11 +132,7 @@ final class TileDrawing: @unchecked Sendable {
         }
         let projection = projections.borrow()
         defer { projections.giveBack(projection) }
-        let painterSetup: TilePainter
-        do { painterSetup = try TilePainter(settings: settings, projection: projection) } catch {
-            fail(error)
-            return
-        }
+        let painterSetup = TilePainter(settings: settings, stamps: stamps, projection: projection)
         while true {
             monitor.lock()
             while queue.count == queueStart && !closed && failure == nil { monitor.wait() }

@@ -20,11 +20,12 @@ final class TilePainter {
     private let canvas: Canvas
     private let styles: StyleCache
 
-    /// `projection`: Web Mercator, this thread's own.
-    init(settings: TileSettings, projection: Projection) throws(RunFailure) {
+    /// `projection`: Web Mercator, this thread's own; `stamps`: the run's, loaded once, of which
+    /// the painter draws with copies of its own (`Stamp.copy()`).
+    init(settings: TileSettings, stamps: [(String, Stamp)], projection: Projection) {
         self.settings = settings
         frame = Frame(projection: projection, centre: nil)
-        stamps = try settings.drawing.loadStamps()
+        self.stamps = stamps.map { name, stamp in (name, stamp.copy()) }
         stampNames = settings.drawing.stampNames
         styles = StyleCache(stamps: stampNames)
         size = 256 * settings.scale

@@ -24,7 +24,8 @@ final class TileRun {
         }
         let existed = try checkExistingOutput()
         try InputFiles.check(stream.inputs)
-        _ = try settings.drawing.loadStamps()
+        // Read here, before pass 1, so that a bad --stamp fails the run before any work.
+        let stamps = try settings.drawing.loadStamps()
         let start = ProgressLine.now()
 
         // Pass 1: prepare and partition.
@@ -69,7 +70,8 @@ final class TileRun {
         case .mbtiles: try MBTilesStore(path: settings.output)
         case .pmtiles: try PMTilesStore(path: settings.output)
         }
-        let drawing = TileDrawing(settings: settings, selection: drawn, entries: sorted, store: store, projections: projections)
+        let drawing = TileDrawing(settings: settings, stamps: stamps, selection: drawn, entries: sorted, store: store,
+                                  projections: projections)
         let written: (tiles: Int, bytes: Int)
         do {
             written = try drawing.run(total: total, progress: stream.progress)

@@ -5,6 +5,7 @@ import CSQLite
 import Geodesy
 import Geometry
 import Records
+import Threads
 
 /// Where finished tiles go. `put` is called from the drawing threads at once: each store keeps
 /// itself safe (a directory writes tiles side by side, a database one at a time).

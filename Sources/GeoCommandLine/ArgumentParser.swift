@@ -41,6 +41,19 @@ public struct ParsedArguments: Sendable {
     public func has(_ option: any OptionDeclaration) -> Bool { !given(option.spec).isEmpty }
     /// Every value of a repeatable option, in order.
     public func all<Value>(_ option: Option<Value>) -> [Value] { given(option.spec).map { $0 as! Value } }
+
+    /// The one value given among options that exclude each other (interpolate's modes,
+    /// simplify's amounts), each paired with what it made of its value: a usage error naming
+    /// them all when none was given, or the first two when several were.
+    public func exactlyOne<Value>(of choices: [(any OptionDeclaration, Value?)]) throws(UsageError) -> Value {
+        let given = choices.filter { $0.1 != nil }
+        guard given.count == 1, let value = given[0].1 else {
+            let names = choices.map { "--\($0.0.spec.long)" }
+            throw UsageError(given.isEmpty ? "give one of \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+                                           : "--\(given[0].0.spec.long) and --\(given[1].0.spec.long) cannot be combined")
+        }
+        return value
+    }
 }
 
 /// POSIX/GNU argument syntax (docs/records.md, command line): `--opt=v`, `--opt v`, `-p6`, `-p 6`, clustered short

@@ -79,18 +79,13 @@ public struct Interpolate: StreamingCommand {
     public let handler: InterpolateHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let modes: [(any OptionDeclaration, Mode?)] = [
+        let mode = try arguments.exactlyOne(of: [
             (Interpolate.fraction, arguments[Interpolate.fraction].map(Mode.fraction)),
             (Interpolate.distance, arguments[Interpolate.distance].map(Mode.distance)),
             (Interpolate.every, arguments[Interpolate.every].map(Mode.every)),
             (Interpolate.count, arguments[Interpolate.count].map(Mode.count)),
             (Interpolate.densify, arguments[Interpolate.densify].map(Mode.densify)),
-        ]
-        let given = modes.filter { $0.1 != nil }
-        guard given.count == 1, let mode = given[0].1 else {
-            throw UsageError(given.isEmpty ? "give one of --fraction, --distance, --every, --count or --densify"
-                                           : "--\(given[0].0.spec.long) and --\(given[1].0.spec.long) cannot be combined")
-        }
+        ])
         let format = try PathOutputFormat(arguments)
         stream = try StreamOptions.configuration(arguments, jsonOutput: format.isGeoJSON)
         handler = InterpolateHandler(input: try PathInputFormat(arguments), output: format,

@@ -92,17 +92,12 @@ public struct Simplify: StreamingCommand {
     public let handler: SimplifyHandler
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let amounts: [(any OptionDeclaration, Amount?)] = [
+        let amount = try arguments.exactlyOne(of: [
             (Simplify.tolerance, arguments[Simplify.tolerance].map(Amount.tolerance)),
             (Simplify.keep, arguments[Simplify.keep].map(Amount.keep)),
             (Simplify.maxPoints, arguments[Simplify.maxPoints].map(Amount.maxPoints)),
             (Simplify.maxChars, arguments[Simplify.maxChars].map { Amount.maxChars($0, precision: arguments[PathOutputFormat.toPrecision]) }),
-        ]
-        let given = amounts.filter { $0.1 != nil }
-        guard given.count == 1, let amount = given[0].1 else {
-            throw UsageError(given.isEmpty ? "give one of --tolerance, --keep, --max-points or --max-chars"
-                                           : "--\(given[0].0.spec.long) and --\(given[1].0.spec.long) cannot be combined")
-        }
+        ])
         // --to-precision also sets the precision --max-chars counts at, GeoJSON output or not.
         let format: PathOutputFormat
         if case .maxChars = amount, arguments[PathOutputFormat.to] == .geojson {

@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libproj-dev pkg-config time tmux jq geographiclib-tools proj-bin mandoc man-db zsh fish bash-completion gdal-bin default-jre-headless parallel libjs-leaflet libcairo2-dev librsvg2-bin poppler-utils \
 	libsqlite3-dev sqlite3 zlib1g-dev chromium \
 	dpkg-dev lintian
-PIP_PACKAGES = polyline pytest pytest-xdist pyproj geographiclib shapely pyspark pillow
+PIP_PACKAGES = polyline pytest pytest-xdist pyproj geographiclib shapely pyspark pillow pmtiles
 
 .PHONY: all build setup install uninstall deb docs demo test quick layering unit-test e2e-test fuzz-smoke sanitize bench clean
 
@@ -34,7 +34,7 @@ setup:
 		echo "Installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c "import polyline, pytest, xdist, pyproj, geographiclib, shapely, pyspark, PIL" 2>/dev/null || \
+	@$(PYTHON) -c "import polyline, pytest, xdist, pyproj, geographiclib, shapely, pyspark, PIL, pmtiles" 2>/dev/null || \
 		$(PYTHON) -m pip install -q $(PIP_PACKAGES) 2>/dev/null || \
 		$(PYTHON) -m pip install -q --break-system-packages $(PIP_PACKAGES)
 

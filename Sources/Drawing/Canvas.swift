@@ -150,11 +150,20 @@ public final class Canvas {
         guard width > 0, colour.alpha > 0 else { return }
         // A line within the guard box (nearly every one) is drawn as it is, with no list of
         // pieces made for it: a map tile strokes some twenty thousand lines a second a thread.
-        if withinGuard(points) { return stroke(pieces: CollectionOfOne(points), colour: colour, width: width) }
-        stroke(pieces: clipLine(points), colour: colour, width: width)
+        if withinGuard(points) { return strokeWithin(CollectionOfOne(points), colour: colour, width: width) }
+        strokeWithin(clipLine(points), colour: colour, width: width)
     }
 
-    private func stroke<Pieces: Collection<[Pixel]>>(pieces: Pieces, colour: Colour, width: Double) {
+    /// Strokes the pieces as one line: where they overlap, their pixels are laid once, as the
+    /// pixels of one line are (the stretches of a long line near a tile, drawn without the rest).
+    public func stroke(pieces: [[Pixel]], colour: Colour, width: Double) {
+        guard width > 0, colour.alpha > 0 else { return }
+        if pieces.allSatisfy(withinGuard) { return strokeWithin(pieces, colour: colour, width: width) }
+        strokeWithin(pieces.flatMap(clipLine), colour: colour, width: width)
+    }
+
+    /// Strokes pieces within the guard box as one line.
+    private func strokeWithin<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, colour: Colour, width: Double) {
         if gate.queue(pieces, lineWidth: width, colour: colour) { return }
         gate.draw { cairo in
             for piece in pieces where piece.count > 0 {
@@ -194,13 +203,14 @@ public final class Canvas {
 
     /// Fills rings together, nonzero: give outer rings counter-clockwise on the screen and holes
     /// clockwise (`oriented`), so that holes are holes and touching parts join without a seam.
-    public func fill(_ rings: [[Pixel]], colour: Colour) {
+    /// `merged`: the rings' points are already thinned (`Canvas.merged`), and go to cairo as they are.
+    public func fill(_ rings: [[Pixel]], colour: Colour, merged: Bool = false) {
         guard colour.alpha > 0 else { return }
         gate.draw { cairo in
             for ring in rings where ring.count > 2 {
                 let clipped = clipRing(ring)
                 guard clipped.count > 2 else { continue }
-                Canvas.addLine(clipped, to: cairo)
+                Canvas.addLine(clipped, to: cairo, merging: !merged)
                 cairo_close_path(cairo)
             }
             Canvas.setColour(colour, on: cairo)
@@ -304,14 +314,14 @@ public final class Canvas {
     /// faster.
     static let merge = 0.125
 
-    private static func addLine(_ points: [Pixel], to cairo: OpaquePointer) {
+    private static func addLine(_ points: [Pixel], to cairo: OpaquePointer, merging: Bool = true) {
         var last = points[0]
         cairo_move_to(cairo, last.x, last.y)
         if points.count == 1 {
             cairo_line_to(cairo, last.x, last.y)  // a dot: round caps draw it
             return
         }
-        let limit = Canvas.merge * Canvas.merge
+        let limit = merging ? Canvas.merge * Canvas.merge : 0
         for index in 1..<points.count {
             let point = points[index]
             let dx = point.x - last.x, dy = point.y - last.y
@@ -319,6 +329,27 @@ public final class Canvas {
             cairo_line_to(cairo, point.x, point.y)
             last = point
         }
+    }
+
+    /// The points with each one closer than `merge` to the last one kept left out, as cairo is
+    /// given them, but anew from each of `anchors` (indices, ascending), which are always kept:
+    /// a ring drawn from some of its parts then keeps, in each, the points it keeps whole.
+    public static func merged(_ points: [Pixel], anchors: [Int]) -> [Pixel] {
+        guard var last = points.first else { return [] }
+        var kept = [last]
+        kept.reserveCapacity(points.count)
+        var nextAnchor = anchors.firstIndex { $0 > 0 } ?? anchors.count
+        let limit = Canvas.merge * Canvas.merge
+        for index in points.indices.dropFirst() {
+            let point = points[index]
+            let isAnchor = nextAnchor < anchors.count && anchors[nextAnchor] == index
+            if isAnchor { nextAnchor += 1 }
+            let dx = point.x - last.x, dy = point.y - last.y
+            guard isAnchor || dx * dx + dy * dy >= limit || index == points.count - 1 else { continue }
+            kept.append(point)
+            last = point
+        }
+        return kept
     }
 
     // MARK: Output
@@ -339,6 +370,10 @@ public final class Canvas {
             guard status == CAIRO_STATUS_SUCCESS else { throw DrawingError(String(cString: cairo_status_to_string(status))) }
         }
     }
+
+    /// The one colour (0xRRGGBB) every pixel of a PNG canvas is known to be at its alpha, when
+    /// only geo's own lines of one colour were drawn: the PNG is then written from it.
+    public var knownColour: UInt32? { gate.knownColour }
 
     /// The finished picture's bytes, when the canvas was made with no descriptor.
     public var encoded: [UInt8] { sink.bytes }
@@ -366,9 +401,10 @@ public final class Canvas {
         if word == 0, let ink = gate.knownInk { return !ink }
         return gate.withPicture { pixels, rowWords, _ in
             guard let pixels else { return false }
-            for row in 0..<height {
-                for column in 0..<width where pixels[row * rowWords + column] != word { return false }
-            }
+            // The first row word by word, then every other row against it with memcmp (vector
+            // compares: a tile a few microseconds, where a tile of countries is mostly one colour).
+            for column in 0..<width where pixels[column] != word { return false }
+            for row in 1..<max(height, 1) where memcmp(pixels, pixels + row * rowWords, width * 4) != 0 { return false }
             return true
         }
     }

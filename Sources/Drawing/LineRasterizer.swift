@@ -83,18 +83,29 @@ final class LineRasterizer {
 
     /// Queues the line through `points` (one point: a dot), leaving out points closer than
     /// `merge` to the last one kept (the last point always stays).
-    func add(_ line: [Pixel], lineWidth: Double, merge: Double, colour: Colour) {
-        guard let first = line.first, lineWidth > 0 else { return }
-        points.append(first)
-        var last = first
+    /// Queues one line made of `pieces`: their pixels are covered once, however they overlap
+    /// (a point that is not finite between two pieces breaks the line there, as the kernel
+    /// reads it). A point within `merge` of the last one queued is left out, but for a piece's last.
+    func add<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, lineWidth: Double, merge: Double, colour: Colour) {
+        guard lineWidth > 0 else { return }
+        let start = points.count
         let limit = merge * merge
-        for index in line.indices.dropFirst() {
-            let point = line[index]
-            let dx = point.x - last.x, dy = point.y - last.y
-            guard dx * dx + dy * dy >= limit || index == line.count - 1 else { continue }
-            points.append(point)
-            last = point
+        for line in pieces {
+            guard let first = line.first else { continue }
+            if points.count > start { points.append(Pixel(.nan, .nan)) }
+            points.append(first)
+            // A dot within a line of several pieces: a segment of no length, round ends.
+            if line.count == 1 && pieces.count > 1 { points.append(first) }
+            var last = first
+            for index in line.indices.dropFirst() {
+                let point = line[index]
+                let dx = point.x - last.x, dy = point.y - last.y
+                guard dx * dx + dy * dy >= limit || index == line.count - 1 else { continue }
+                points.append(point)
+                last = point
+            }
         }
+        guard points.count > start else { return }
         lines.append((points.count, lineWidth / 2, colour))
     }
 

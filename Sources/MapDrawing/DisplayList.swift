@@ -28,7 +28,7 @@ package indirect enum Shape {
 ///
 ///     feature  := u32 size, u32 properties size, properties, shape
 ///     shape    := u8 tag, ...   (0 none, 1 points, 2 line, 3 lines, 4 polygons, 5 collection)
-///     path     := u32 n, n × (longitude, latitude, x, y) as f64
+///     path     := u32 n, n × (longitude, latitude, x, y) as f64, the path's boxes (PathIndex)
 package enum DisplayList {
     /// A shape's first byte: what follows it.
     enum Tag: UInt8 { case noShape, points, line, lines, polygons, collection }
@@ -63,6 +63,11 @@ package enum DisplayList {
                     out.storeBytes(of: s[count + index], toByteOffset: 32 * index + 24, as: Double.self)
                 }
                 buffer.count += 32 * count
+                let indexSize = PathIndex.size(vertices: count)
+                if indexSize > 0 {
+                    PathIndex.write(longitude: { path[$0].longitude }, x: s.baseAddress!, y: s.baseAddress! + count, count: count, to: UnsafeMutableRawPointer(buffer.reserve(indexSize)))
+                    buffer.count += indexSize
+                }
             }
         }
         func paths(_ list: [Path]) {
@@ -136,6 +141,17 @@ package enum DisplayList {
         /// Whether the shape is a line or lines (and nothing else).
         package var isLines: Bool { bytes[0] == Tag.line.rawValue || bytes[0] == Tag.lines.rawValue }
 
+        /// Whether the shape is a polygon or polygons.
+        package var isPolygons: Bool { bytes[0] == Tag.polygons.rawValue }
+
+        /// The rings of each polygon, read in place; nothing for any other shape.
+        package func forEachPolygon(_ body: ([PathBytes]) -> Void) {
+            guard isPolygons else { return }
+            var reader = Reader(bytes: bytes)
+            reader.position = 1
+            for _ in 0..<Int(reader.u32()) { body((0..<Int(reader.u32())).map { _ in reader.pathBytes() }) }
+        }
+
         /// Each path of a line or lines, read in place; nothing for any other shape.
         package func forEachLinePath(_ body: (PathBytes) -> Void) {
             var reader = Reader(bytes: bytes)
@@ -148,10 +164,12 @@ package enum DisplayList {
         }
     }
 
-    /// A path as the display list holds it: n × (longitude, latitude, x, y), unaligned doubles.
+    /// A path as the display list holds it: n × (longitude, latitude, x, y), unaligned doubles,
+    /// and its boxes when it has them.
     package struct PathBytes {
         let base: UnsafeRawPointer
         package let count: Int
+        let index: UnsafeRawPointer?
 
         @inline(__always) package func longitude(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index, as: Double.self) }
         @inline(__always) package func latitude(_ index: Int) -> Double { base.loadUnaligned(fromByteOffset: 32 * index + 8, as: Double.self) }
@@ -184,8 +202,10 @@ package enum DisplayList {
 
         mutating func pathBytes() -> PathBytes {
             let count = Int(u32())
-            defer { position += 32 * count }
-            return PathBytes(base: UnsafeRawPointer(bytes.baseAddress! + position), count: count)
+            let indexSize = PathIndex.size(vertices: count)
+            defer { position += 32 * count + indexSize }
+            let base = UnsafeRawPointer(bytes.baseAddress! + position)
+            return PathBytes(base: base, count: count, index: indexSize > 0 ? base + 32 * count : nil)
         }
 
         mutating func path() -> ProjectedPath { pathBytes().decoded }

@@ -37,12 +37,53 @@ package final class Painter {
     /// other path and shape decoded and drawn as `draw(_:style:)` draws it; the same pixels.
     package func draw(_ bytes: DisplayList.ShapeBytes, style: FeatureStyle) {
         let style = scaled(style)
+        if bytes.isPolygons, let region = nearRegion(style) { return indexedPolygons(bytes, near: region, style) }
         guard bytes.isLines, !curved(style), !style.hasSpans, let colour = style.stroke.solidColour else {
             return draw(bytes.shape, scaledStyle: style)
         }
+        let region = nearRegion(style) ?? .everything
         bytes.forEachLinePath { path in
-            if !strokeStraight(path, colour: colour, style) { line(path.decoded, style, spans: []) }
+            guard path.isIndexed else {
+                if !strokeStraight(path, colour: colour, style) { line(path.decoded, style, spans: []) }
+                return
+            }
+            // A long line is stroked a leaf at a time (PathIndex), as one line: the same pixels
+            // whether the picture is a tile, which draws the leaves near it, or not.
+            var pieces: [[Pixel]] = []
+            path.forEachStretch(near: region) { vertices, near in
+                guard near else { return }
+                let stretch = path.slice(vertices)
+                if tracer.traceStraight(stretch, into: &straightPoints) {
+                    pieces.append(straightPoints)
+                } else {
+                    pieces += tracer.trace(stretch.decoded, curved: false).map(\.points)
+                }
+            }
+            strokeAsOne(pieces, colour: colour, style)
         }
+    }
+
+    /// Where the picture is, in projected units, and how many of them a pixel spans: when set (a
+    /// tile's painter sets it), long shapes drawn straight are drawn from the parts of them near
+    /// it (`PathIndex`), with the same pixels.
+    package var region: (box: PathIndex.Box, unitsPerPixel: Double)?
+
+    /// What of a long shape is drawn: the region widened by what the style's strokes reach (half
+    /// the width, a pixel of antialiasing and one to spare), or everywhere when there is no
+    /// region; nil when the shape must be drawn whole: edges drawn as curves (their boxes are
+    /// not their vertices'), a stroke that is not of one colour (a gradient or a stamp is laid
+    /// along the whole path).
+    private func nearRegion(_ style: FeatureStyle) -> PathIndex.Box? {
+        guard !curved(style), style.stroke.solidColour != nil else { return nil }
+        guard let region else { return .everything }
+        return region.box.widened(by: (style.strokeWidth / 2 + 2) * region.unitsPerPixel)
+    }
+
+    /// Strokes pieces of one line as one line.
+    private func strokeAsOne(_ pieces: [[Pixel]], colour: Colour, _ style: FeatureStyle) {
+        guard !pieces.isEmpty else { return }
+        for piece in pieces { noteInk(piece, reach: style.strokeWidth / 2 + 1) }
+        canvas.stroke(pieces: pieces, colour: faded(colour, style), width: style.strokeWidth)
     }
 
     private func scaled(_ style: FeatureStyle) -> FeatureStyle {
@@ -173,17 +214,16 @@ package final class Painter {
     /// All the rings of all the polygons filled together (so that parts cut at ±180 join without
     /// a seam), outer rings turned counter-clockwise and holes clockwise on the screen whatever
     /// way they wound, then every ring stroked over the fill (but not along a cut at ±180).
+    /// `outlines`, when given, are for each ring the paths to stroke instead of it (a tile's: the
+    /// parts of the ring near it, whose stroke is of one colour).
     private func polygons(_ polygons: [[ProjectedPath]], _ style: FeatureStyle) {
         let curved = curved(style)
         var rings: [[Pixel]] = []
         for polygon in polygons {
             for (index, ring) in polygon.enumerated() {
-                var points = joinedAlongTheHorizon(tracer.trace(ring, curved: curved, closed: true))
-                guard points.count > 2 else { continue }
-                let counterClockwise = signedArea(points) < 0  // y grows downwards
-                if counterClockwise != (index == 0) { points.reverse() }
-                noteInk(points, reach: style.strokeWidth / 2 + 1)
-                rings.append(points)
+                if let points = oriented(joinedAlongTheHorizon(tracer.trace(ring, curved: curved, closed: true)), outer: index == 0, style) {
+                    rings.append(points)
+                }
             }
         }
         canvas.fill(rings, colour: style.fill)
@@ -193,6 +233,42 @@ package final class Painter {
                 let lengths = style.stroke.isRamp ? edgeLengths(ring, curved: curved, closed: true) : []
                 stroke(stretches, style.stroke, style, lengths: lengths, span: 0...Double(max(lengths.count, 1)))
             }
+        }
+    }
+
+    /// A ring's pixels to fill, turned counter-clockwise on the screen for an outer ring and
+    /// clockwise for a hole, whatever way it wound; nil when it has no area to fill.
+    /// `projectedArea`, when known, is the whole ring's (y grows upwards there).
+    private func oriented(_ points: [Pixel], outer: Bool, _ style: FeatureStyle, projectedArea: Double? = nil) -> [Pixel]? {
+        guard points.count > 2 else { return nil }
+        var points = points
+        let counterClockwise = projectedArea.map { $0 > 0 } ?? (signedArea(points) < 0)  // y grows downwards
+        if counterClockwise != outer { points.reverse() }
+        noteInk(points, reach: style.strokeWidth / 2 + 1)
+        return points
+    }
+
+    /// Polygons drawn from what of them is near `region`, as `polygons` draws them whole: each
+    /// ring reduced (PathIndex) and filled with its points merged a leaf at a time (from each
+    /// leaf's first vertex anew, so that the points kept near a tile are those kept when the
+    /// ring is drawn whole), then stroked a leaf at a time, as one line a ring.
+    private func indexedPolygons(_ bytes: DisplayList.ShapeBytes, near region: PathIndex.Box, _ style: FeatureStyle) {
+        var rings: [[Pixel]] = [], outlines: [[ProjectedPath]] = []
+        bytes.forEachPolygon { polygon in
+            for (index, ring) in polygon.enumerated() {
+                let (path, anchors) = ring.reduced(near: region)
+                let stretches = tracer.trace(path, curved: false, closed: true)
+                // One stretch, a point a vertex, when the ring is not cut at ±180: its anchors hold.
+                let uncut = stretches.count == 1 && stretches[0].points.count == path.positions.count
+                let points = Canvas.merged(joinedAlongTheHorizon(stretches), anchors: uncut ? anchors : [0])
+                if let points = oriented(points, outer: index == 0, style, projectedArea: uncut ? ring.signedArea : nil) { rings.append(points) }
+                outlines.append(ring.outline(near: region))
+            }
+        }
+        canvas.fill(rings, colour: style.fill, merged: true)
+        guard let colour = style.stroke.solidColour else { return }
+        for ring in outlines {
+            strokeAsOne(ring.flatMap { tracer.trace($0, curved: false, skipCuts: true).map(\.points) }, colour: colour, style)
         }
     }
 

@@ -16,6 +16,13 @@ struct TileCover {
     let model: EdgeModel
     /// The tiles found so far, as TileAddress keys, each once.
     private(set) var tiles: [UInt64] = []
+    /// Tiles a polygon's interior covers (their centre is inside it: `addInterior`), and tiles
+    /// its outline, a line or a marker reaches: a tile of the first kind and not the second is
+    /// wholly inside the fill, with no edge within a pixel (`interiorTiles`).
+    private var filled: [UInt64] = []
+    private var outlined: Set<UInt64> = []
+    private var fillingInterior = false
+    private var hasInterior = false
     /// The same keys, once there are more than a few: a path is mostly in one to four tiles of
     /// a zoom, found in the list faster than hashed (a set for each feature and zoom was 2 % of
     /// a run).
@@ -43,12 +50,24 @@ struct TileCover {
         case .line(let path): addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1)
         case .lines(let paths): for path in paths { addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1) }
         case .polygons(let polygons):
+            if !hasInterior {
+                // What was listed before the first polygon was reached by lines or markers.
+                hasInterior = true
+                outlined = Set(tiles)
+            }
             for rings in polygons {
                 for ring in rings { addOutline(ring, closed: true, curved: curved, reach: style.strokeWidth / 2 + 1) }
                 addInterior(rings, curved: curved)
             }
         case .collection(let members): for member in members { add(member, style: style, curved: curved) }
         }
+    }
+
+    /// The listed tiles wholly inside the shape's fill, no outline, line or marker within reach
+    /// (nor a pixel of antialiasing): drawn, they would be of the fill's one colour.
+    var interiorTiles: Set<UInt64> {
+        guard hasInterior else { return [] }
+        return Set(filled).subtracting(outlined)
     }
 
     // MARK: Lines and outlines
@@ -142,8 +161,7 @@ struct TileCover {
             for step in 1...steps {
                 let t = Double(step) / Double(steps)
                 let point = (x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y))
-                addBox(minX: min(previous.x, point.x), minY: min(previous.y, point.y),
-                       maxX: max(previous.x, point.x), maxY: max(previous.y, point.y), reach: margin)
+                addSegment(previous, point, reach: margin)
                 previous = point
             }
         }
@@ -163,6 +181,40 @@ struct TileCover {
         return (low.x, low.y, high.x, high.y)
     }
 
+    /// The tiles a segment (of at most 128 pixels) comes within `reach` of: of the few its box
+    /// meets, those the segment crosses when they are `reach` wider (Liang–Barsky). A tile its box
+    /// meets but it does not would list a feature that draws nothing there, and keep a tile
+    /// wholly inside a neighbour's fill from being known to be.
+    private mutating func addSegment(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), reach: Double) {
+        let x0 = max(0, Int(floor((min(a.x, b.x) - reach) / 256))), x1 = min(last, Int(floor((max(a.x, b.x) + reach) / 256)))
+        let y0 = max(0, Int(floor((min(a.y, b.y) - reach) / 256))), y1 = min(last, Int(floor((max(a.y, b.y) + reach) / 256)))
+        guard x0 <= x1, y0 <= y1 else { return }
+        for x in x0...x1 {
+            for y in y0...y1 {
+                if (x0 == x1 && y0 == y1) || segmentMeets(a, b, minX: Double(x) * 256 - reach, minY: Double(y) * 256 - reach,
+                                                          maxX: Double(x + 1) * 256 + reach, maxY: Double(y + 1) * 256 + reach) {
+                    insert(TileAddress(z: zoom, x: x, y: y))
+                }
+            }
+        }
+    }
+
+    /// Whether the segment from `a` to `b` meets the box (Liang–Barsky).
+    private func segmentMeets(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.x - a.x, dy = b.y - a.y
+        for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return false }
+                continue
+            }
+            let r = q / p
+            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+            if t0 > t1 { return false }
+        }
+        return true
+    }
+
     private mutating func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {
         let x0 = max(0, Int(floor((minX - reach) / 256))), x1 = min(last, Int(floor((maxX + reach) / 256)))
         let y0 = max(0, Int(floor((minY - reach) / 256))), y1 = min(last, Int(floor((maxY + reach) / 256)))
@@ -176,6 +228,9 @@ struct TileCover {
     /// the tile of the piece before).
     private mutating func insert(_ tile: TileAddress) {
         let key = tile.key
+        if hasInterior {
+            if fillingInterior { filled.append(key) } else { outlined.insert(key) }
+        }
         guard key != lastKey, selection.contains(tile) else { return }
         lastKey = key
         if tiles.count < 16 {
@@ -196,21 +251,16 @@ struct TileCover {
     private mutating func addInterior(_ rings: [ProjectedPath], curved: Bool) {
         var crossings: [Int: [Double]] = [:]
         for ring in rings {
+            // The ring as it is filled: where an edge is cut at ±180, the tracer's stretches are
+            // joined from one side of the world to the other (an edge along the cut's parallel,
+            // which crosses no row).
             var points: [(x: Double, y: Double)] = []
-            var torn = false
             pieces(ring, closed: true, curved: curved) { a, b in
-                if let last = points.last, last.x != a.x || last.y != a.y { torn = true }
+                if let last = points.last, last.x != a.x || last.y != a.y { points.append(a) }
                 if points.isEmpty { points.append(a) }
                 points.append(b)
             }
-            if torn {
-                // Cut at ±180 as it is drawn: fill the ring's rows across the whole world
-                // (tiles that stay blank are dropped after drawing).
-                let ys = points.map(\.y)
-                guard let top = ys.min(), let bottom = ys.max() else { continue }
-                addBox(minX: 0, minY: top, maxX: worldWidth, maxY: bottom, reach: 0)
-                continue
-            }
+            if let first = points.first, let last = points.last, first.x != last.x || first.y != last.y { points.append(first) }
             guard points.count > 2 else { continue }
             for k in 1..<points.count {
                 let a = points[k - 1], b = points[k]
@@ -225,6 +275,8 @@ struct TileCover {
                 }
             }
         }
+        fillingInterior = true
+        defer { fillingInterior = false }
         for (row, xs) in crossings {
             let sorted = xs.sorted()
             var k = 0

@@ -5,13 +5,16 @@ import Records
 import CMalloc
 
 /// One feature in one tile: which tile, the drawing order within it (z-index, then input order,
-/// which is the feature's place in the spool) and where the prepared feature is.
+/// which is the feature's place in the spool), where the prepared feature is, and whether the
+/// tile is wholly inside its fill (`TileCover.interiorTiles`).
 struct TileEntry: Comparable {
     var tile: UInt64
     var zIndex: Double
     var offset: UInt64
     var size: UInt32
-    var padding: UInt32 = 0
+    /// 1 when the tile is wholly inside the feature's fill, else 0 (a whole word: the entry's
+    /// size is the same either way, 32 bytes).
+    var interior: UInt32 = 0
 
     static func < (a: TileEntry, b: TileEntry) -> Bool {
         if a.tile != b.tile { return a.tile < b.tile }

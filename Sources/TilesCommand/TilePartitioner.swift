@@ -49,8 +49,10 @@ final class Partitioner: @unchecked Sendable {
                 for zoom in selection.zooms where style.zooms.contains(zoom) {
                     var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
                     cover.add(shape, style: style, curved: curved)
+                    let interior = cover.interiorTiles
                     for tile in cover.tiles {
-                        try partition.add(TileEntry(tile: tile, zIndex: style.zIndex, offset: offset, size: UInt32(whole.count)))
+                        try partition.add(TileEntry(tile: tile, zIndex: style.zIndex, offset: offset, size: UInt32(whole.count),
+                                                    interior: interior.contains(tile) ? 1 : 0))
                     }
                     if tracksInkedTiles { noteInked(cover.tiles, zoom: zoom) }
                 }

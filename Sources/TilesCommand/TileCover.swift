@@ -254,13 +254,23 @@ struct TileCover {
             // The ring as it is filled: where an edge is cut at ±180, the tracer's stretches are
             // joined from one side of the world to the other (an edge along the cut's parallel,
             // which crosses no row).
+            // The edges that join them are edges of the fill: the tiles they cross are not
+            // wholly inside it.
             var points: [(x: Double, y: Double)] = []
+            var joins: [((x: Double, y: Double), (x: Double, y: Double))] = []
             pieces(ring, closed: true, curved: curved) { a, b in
-                if let last = points.last, last.x != a.x || last.y != a.y { points.append(a) }
+                if let last = points.last, last.x != a.x || last.y != a.y {
+                    joins.append((last, a))
+                    points.append(a)
+                }
                 if points.isEmpty { points.append(a) }
                 points.append(b)
             }
-            if let first = points.first, let last = points.last, first.x != last.x || first.y != last.y { points.append(first) }
+            if let first = points.first, let last = points.last, first.x != last.x || first.y != last.y {
+                joins.append((last, first))
+                points.append(first)
+            }
+            for (a, b) in joins { addSegment(a, b, reach: 1) }
             guard points.count > 2 else { continue }
             for k in 1..<points.count {
                 let a = points[k - 1], b = points[k]

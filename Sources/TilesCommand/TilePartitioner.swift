@@ -7,8 +7,9 @@ import MapDrawing
 import Records
 
 /// The consumer of pass 1, on the engine's output thread: each prepared feature goes to the
-/// spool, with an entry for every tile it touches at every zoom. Sendable by hand: only the
-/// output thread touches it until the engine has joined its threads; the run reads it after.
+/// spool, with an entry for every tile its cover (worked out by the workers: `CoveringHandler`)
+/// lists. Sendable by hand: only the output thread touches it until the engine has joined its
+/// threads; the run reads it after.
 final class Partitioner: @unchecked Sendable {
     let partition: TilePartition
     let selection: TileSelection
@@ -33,43 +34,46 @@ final class Partitioner: @unchecked Sendable {
         styles = StyleCache(stamps: drawing.stampNames)
     }
 
+    /// Reads records as `CoveringHandler` writes them.
     func consume(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard failure == nil else { return }
-        DisplayList.forEachFeature(bytes) { whole, properties, encoded in
-            guard failure == nil else { return }
-            features += 1
-            let shape = encoded.shape
-            // The workers read this style already: it cannot fail here.
-            let style = styles.style(properties)
-            let curved = drawing.allCurved || style.geodesic
-            extend(shape, curved: curved)
-            do throws(RunFailure) {
-                let offset = try partition.keep(whole)
-                // A feature's own minzoom and maxzoom leave it out of the other zooms.
-                for zoom in selection.zooms where style.zooms.contains(zoom) {
-                    var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
-                    cover.add(shape, style: style, curved: curved)
-                    let interior = cover.interiorTiles
-                    for tile in cover.tiles {
+        var position = 0
+        func u32() -> Int {
+            defer { position += 4 }
+            return Int(UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt32.self))
+        }
+        while failure == nil && position + 4 <= bytes.count {
+            let featuresSize = u32()
+            let featureBytes = UnsafeBufferPointer(rebasing: bytes[position..<(position + featuresSize)])
+            position += featuresSize
+            DisplayList.forEachFeature(featureBytes) { whole, properties, encoded in
+                let entries = u32()
+                defer { position += entries * CoveringHandler.entryBytes }
+                guard failure == nil else { return }
+                features += 1
+                let style = styles.style(properties)
+                extend(encoded.shape, curved: drawing.allCurved || style.geodesic)
+                do throws(RunFailure) {
+                    let offset = try partition.keep(whole)
+                    for index in 0..<entries {
+                        let at = UnsafeRawPointer(bytes.baseAddress! + position + index * CoveringHandler.entryBytes)
+                        let tile = at.loadUnaligned(as: UInt64.self)
                         try partition.add(TileEntry(tile: tile, zIndex: style.zIndex, offset: offset, size: UInt32(whole.count),
-                                                    interior: interior.contains(tile) ? 1 : 0))
+                                                    interior: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+                        if tracksInkedTiles { noteInked(tile) }
                     }
-                    if tracksInkedTiles { noteInked(cover.tiles, zoom: zoom) }
+                } catch {
+                    failure = error
                 }
-            } catch {
-                failure = error
             }
         }
     }
 
-    private func noteInked(_ tiles: [UInt64], zoom: Int) {
-        for key in tiles {
-            let tile = TileAddress(key: key)
-            if let (columns, rows) = inkedTiles[zoom] {
-                inkedTiles[zoom] = (min(columns.lowerBound, tile.x)...max(columns.upperBound, tile.x), min(rows.lowerBound, tile.y)...max(rows.upperBound, tile.y))
-            } else {
-                inkedTiles[zoom] = (tile.x...tile.x, tile.y...tile.y)
-            }
+    private func noteInked(_ key: UInt64) {
+        let tile = TileAddress(key: key)
+        if let (columns, rows) = inkedTiles[tile.z] {
+            inkedTiles[tile.z] = (min(columns.lowerBound, tile.x)...max(columns.upperBound, tile.x), min(rows.lowerBound, tile.y)...max(rows.upperBound, tile.y))
+        } else {
+            inkedTiles[tile.z] = (tile.x...tile.x, tile.y...tile.y)
         }
     }
 

@@ -38,7 +38,9 @@ final class TileRun {
         }
         // Every thread's projection, pass 1's and then the drawing threads', is a copy of the frame's.
         let projections = ProjectionPool(copying: frame.projection)
-        let handler = PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame, projections: projections)
+        let handler = CoveringHandler(preparing: PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame,
+                                                                  projections: projections),
+                                      selection: selection, drawing: settings.drawing)
         var preparing = stream
         preparing.consumer = { bytes in partitioner.consume(bytes) }
         let status = StreamRunner(command: "tiles", options: preparing, handler: handler).run()

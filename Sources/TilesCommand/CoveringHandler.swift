@@ -1,5 +1,4 @@
 import CommandKit
-import JSONBytes
 import MapDrawing
 import Records
 import Threads

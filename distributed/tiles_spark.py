@@ -2,7 +2,7 @@
 """tiles_spark.py: one tile pyramid made by Spark with a shuffle: no task reads the whole input.
 
     spark-submit [--files geo,STAMP.png] distributed/tiles_spark.py --zoom Z0-Z1 --split Z \\
-        --input PATH --output OUT [--parts DIR] [--partitions N] [--geo PATH] [-- TILES-OPTIONS...]
+        --input PATH --output OUT [--parts DIR] [--partitions N] [--upper-jobs N] [--geo PATH] [-- TILES-OPTIONS...]
 
 The recipe (`geo tiles --help`, "Beyond one machine"):
 1. the input is read partitioned (textFile: any Hadoop path, files, folders, globs), and each
@@ -13,8 +13,8 @@ The recipe (`geo tiles --help`, "Beyond one machine"):
 3. each key's records are piped into one `geo tiles --tile Z/X/Y --zoom Z-Z1 -o PARTS/Z-X-Y.EXT`,
    which writes its part to PARTS, a folder every executor and the driver see (a shared mount:
    NFS, a cluster file system; local mode: any folder): no tile goes through the driver;
-4. the zooms above the split, Z0 to Z-1, are drawn by one task (few tiles, but every record:
-   the input read once more, without a shuffle) into PARTS too;
+4. the zooms above the split, Z0 to Z-1, are drawn by one task alongside (few tiles, but every
+   record: the input read once more, without a shuffle; --upper-jobs threads) into PARTS too;
 5. the driver runs `geo tiles --merge -o OUT PARTS/*` and removes PARTS.
 OUT is what one `geo tiles --zoom Z0-Z1 -o OUT` makes, tile for tile; it is a directory, an
 .mbtiles or a .pmtiles file, and the parts are of its kind. OUT's metadata bounds are the
@@ -102,8 +102,8 @@ def run_fed(argv, lines, cwd):
 class Pyramid:
     """One distributed run: the options, and the tasks Spark runs (each pickled with it)."""
 
-    def __init__(self, geo, low, high, split, out, parts, extra):
-        self.geo, self.low, self.high, self.split = geo, low, high, split
+    def __init__(self, geo, low, high, split, out, parts, extra, upper_jobs=1):
+        self.geo, self.low, self.high, self.split, self.upper_jobs = geo, low, high, split, upper_jobs
         self.out, self.parts, self.extra = str(out), str(parts), list(extra)
         self.ext = extension(out)
 
@@ -156,7 +156,8 @@ class Pyramid:
     def draw_upper(self, lines, counts):
         """The one task of the zooms above the split: every record, no shuffle."""
         part = os.path.join(self.parts, f"upper-{self.low}-{self.split - 1}" + self.ext)
-        argv = [executor_geo(self.geo), "tiles", "-q", "-j1", "--zoom", f"{self.low}-{self.split - 1}", "-o", part, *self.extra]
+        argv = [executor_geo(self.geo), "tiles", "-q", "-j", str(self.upper_jobs), "--zoom", f"{self.low}-{self.split - 1}",
+                "-o", part, *self.extra]
         read = [0]
 
         def counted():
@@ -181,7 +182,7 @@ class Counts:
         return a
 
 
-def make_pyramid(sc, geo, source, low, high, split, out, extra=(), parts=None, partitions=None):
+def make_pyramid(sc, geo, source, low, high, split, out, extra=(), parts=None, partitions=None, upper_jobs=1):
     """The pyramid of SOURCE (a Hadoop path) at zooms LOW..HIGH into OUT, split at zoom SPLIT;
     returns (the worst geo status, the counts: records, subtree lines, subtrees, upper lines)."""
     from pyspark import AccumulatorParam  # noqa: PLC0415
@@ -192,16 +193,21 @@ def make_pyramid(sc, geo, source, low, high, split, out, extra=(), parts=None, p
     out = Path(out).absolute()
     parts = Path(parts or f"{out}.parts").absolute()
     parts.mkdir(parents=True, exist_ok=False)
-    pyramid = Pyramid(geo, low, high, split, out, parts, extra)
+    pyramid = Pyramid(geo, low, high, split, out, parts, extra, upper_jobs)
     counts = sc.accumulator({}, CountsParam())
     try:
         lines = sc.textFile(source)
         partitions = partitions or max(sc.defaultParallelism, lines.getNumPartitions())
         keyed = lines.mapPartitionsWithIndex(lambda index, part: pyramid.key_records(index, part, counts))
         shuffled = keyed.repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: zlib.crc32(key[0].encode()))
+        # The zooms above the split, a job of one task, alongside the subtrees' (Spark runs jobs
+        # from several threads at once).
+        upper = threading.Thread(target=lambda: lines.coalesce(1).mapPartitions(lambda part: pyramid.draw_upper(part, counts)).collect())
+        if split > low:
+            upper.start()
         shuffled.mapPartitions(lambda part: pyramid.draw_subtrees(part, counts)).collect()
         if split > low:
-            lines.coalesce(1).mapPartitions(lambda part: pyramid.draw_upper(part, counts)).collect()
+            upper.join()
         made = sorted(str(p) for p in parts.iterdir())
         status = counts.value.get("status", 0)
         if made:
@@ -222,6 +228,8 @@ def main():
     parser.add_argument("--parts", help="a folder every executor and the driver see (default OUT.parts)")
     parser.add_argument("--partitions", type=int, help="reduce tasks (default: Spark's parallelism)")
     parser.add_argument("--geo", help="geo's path on every host")
+    parser.add_argument("--upper-jobs", type=int, default=1,
+                        help="threads of the one task that draws the zooms above the split (give it an executor's cores)")
     parser.add_argument("--master", help="Spark master (default: spark-submit's)")
     arguments, extra = parser.parse_known_args()
     extra = extra[1:] if extra[:1] == ["--"] else extra
@@ -251,7 +259,8 @@ def main():
     sc = SparkContext.getOrCreate(conf)
     try:
         status, counts = make_pyramid(sc, arguments.geo, arguments.input, low, high, arguments.split,
-                                      arguments.output, extra, arguments.parts, arguments.partitions)
+                                      arguments.output, extra, arguments.parts, arguments.partitions,
+                                      arguments.upper_jobs)
     finally:
         sc.stop()
     records, lines = counts.get("records", 0), counts.get("subtree lines", 0)

@@ -38,7 +38,9 @@ final class TileMerge {
 
         // 1. Every part's tiles, kept in the blob file and listed.
         let blobs = try TileBlobs()
-        let records = ExternalSorter<MergeRecord>(purpose: "sort the tiles") { a, b in (a.tile, a.part) < (b.tile, b.part) }
+        let records = ExternalSorter<MergeRecord>(purpose: "sort the tiles", runLength: PMTilesStore.runLength) { a, b in
+            (a.tile, a.part) < (b.tile, b.part)
+        }
         var extent = PyramidExtent()
         var size: (pixels: Int, part: Int)?
         for (index, source) in sources.enumerated() {

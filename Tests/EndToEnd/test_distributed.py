@@ -599,17 +599,19 @@ def test_tiles_spark_is_one_run_s_pyramid_and_no_task_reads_more_than_its_record
     assert not (tmp_path / f"{out}.parts").exists()
 
 
-def test_tiles_spark_reports_bad_records_as_65(tile_input, tmp_path):
-    _require_java()
-    _require_pyspark()
+def test_tiles_spark_reports_bad_records_as_65(sc, tile_input, tmp_path):
+    """In this process, on the module's SparkContext: the worst status is the job's."""
+    spec = importlib.util.spec_from_file_location("tiles_spark", TILES_SPARK)
+    tiles_spark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tiles_spark)
     source = tmp_path / "bad.ndjson"
     source.write_text(tile_input.read_text() + '{"type":"Point","coordinates":[10,95]}\n')
-    result = subprocess.run([sys.executable, str(TILES_SPARK), "--master", "local[2]", "--zoom", "0-5", "--split", "2",
-                             "--input", str(source), "--output", str(tmp_path / "out"), "--geo", geo_bin()],
-                            capture_output=True, text=True, timeout=SPARK_TIMEOUT,
-                            env={**os.environ, "PYSPARK_PYTHON": sys.executable})
-    assert result.returncode == 65, result.stderr[-3000:]
-    assert "latitude" in result.stderr and tiles_of(tmp_path / "out")
+    status, counts = tiles_spark.make_pyramid(sc, geo_bin(), str(source), 0, 5, 2, tmp_path / "out.mbtiles")
+    assert status == 65 and counts["records"] == 302
+    single = tmp_path / "single.mbtiles"
+    subprocess.run([geo_bin(), "tiles", "-q", "--zoom", "0-5", "-o", single, source], stderr=subprocess.DEVNULL)
+    assert tiles_of(tmp_path / "out.mbtiles") == tiles_of(single)
+    assert not (tmp_path / "out.mbtiles.parts").exists()
 
 
 @pytest.mark.parametrize("out", ["merged", "merged.pmtiles"])

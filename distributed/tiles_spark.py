@@ -30,7 +30,7 @@ geo on PATH.
 
 Exit status: 0; or the worst status of any geo run (65 when records were bad: the partitioning
 runs report them, with lines counted within their Spark partition); 64 for wrong options (a dry
-run of geo on the driver finds them before Spark starts); 73 when OUT exists.
+run of geo on the driver finds them before any task); 73 when OUT exists.
 A summary line on standard error counts the records read, the lines the subtree tasks read
 (at most their records) and the parts.
 """
@@ -211,8 +211,7 @@ def make_pyramid(sc, geo, source, low, high, split, out, extra=(), parts=None, p
         made = sorted(str(p) for p in parts.iterdir())
         status = counts.value.get("status", 0)
         if made:
-            merge = subprocess.run([geo if geo and os.path.isfile(geo) else shutil.which("geo") or "geo",
-                                    "tiles", "--merge", "-q", "-o", str(out), *made])
+            merge = subprocess.run([executor_geo(geo), "tiles", "--merge", "-q", "-o", str(out), *made])
             status = max(status, merge.returncode)
         return status, counts.value
     finally:
@@ -244,12 +243,6 @@ def main():
     if os.path.exists(arguments.output):
         print(f"tiles_spark.py: {arguments.output} exists", file=sys.stderr)
         return EX_CANTCREAT
-    driver = arguments.geo or shutil.which("geo") or "geo"
-    dry = subprocess.run([driver, "tiles", "--partition", str(arguments.split), "-q", *extra],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if dry.returncode:
-        print(f"tiles_spark.py: geo tiles {shlex.join(extra)}: {dry.stderr.strip()}", file=sys.stderr)
-        return dry.returncode
     from pyspark import SparkConf, SparkContext  # noqa: PLC0415
 
     conf = SparkConf().setAppName("geo tiles")
@@ -258,6 +251,14 @@ def main():
     conf.setIfMissing("spark.log.level", "WARN")
     sc = SparkContext.getOrCreate(conf)
     try:
+        # A dry run on the driver, where the tasks run it (shipped stamps resolve alike): wrong
+        # TILES-OPTIONS stop the job before any task.
+        dry = subprocess.run([executor_geo(arguments.geo), "tiles", "--partition", str(arguments.split), "-q", *extra],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             cwd=shipped_folder())
+        if dry.returncode:
+            print(f"tiles_spark.py: geo tiles {shlex.join(extra)}: {dry.stderr.strip()}", file=sys.stderr)
+            return dry.returncode
         status, counts = make_pyramid(sc, arguments.geo, arguments.input, low, high, arguments.split,
                                       arguments.output, extra, arguments.parts, arguments.partitions,
                                       arguments.upper_jobs)

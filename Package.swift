@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "AreaCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy"], swiftSettings: fast),
         .target(name: "MapDrawing", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes", "Styles", "Drawing"], swiftSettings: fast),
         .target(name: "RenderCommand", dependencies: ["MapDrawing", "CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Styles", "Drawing"], swiftSettings: fast),
-        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc", "CZlib", "SystemLibraries", "Threads"], swiftSettings: fast),
+        .target(name: "TilesCommand", dependencies: ["MapDrawing", "CommandKit", "Records", "GeoCommandLine", "Geometry", "Geodesy", "Styles", "Drawing", "CSQLite", "CMalloc", "CZlib", "SystemLibraries", "Threads", "JSONBytes"], swiftSettings: fast),
         .target(name: "SimplifyCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "Polyline"], swiftSettings: fast),
         .target(name: "LocateCommand", dependencies: ["CommandKit", "GeodesyOptions", "Records", "GeoCommandLine", "Geometry", "GeoJSON", "Geodesy", "JSONBytes"], swiftSettings: fast),
 

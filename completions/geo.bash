@@ -332,6 +332,7 @@ _geo() {
                 --bbox) return ;;
                 --tile) return ;;
                 --max-tiles) return ;;
+                --partition) return ;;
                 --kind) _geo_values 'geodesic' 'rhumb' 'projected'; return ;;
                 --ellps) _geo_values 'MERIT' 'SGS85' 'GRS80' 'IAU76' 'airy' 'APL4.9' 'NWL9D' 'mod_airy' 'andrae' 'danish' 'aust_SA' 'GRS67' 'GSK2011' 'bessel' 'bess_nam' 'clrk66' 'clrk80' 'clrk80ign' 'CPM' 'delmbr' 'engelis' 'evrst30' 'evrst48' 'evrst56' 'evrst69' 'evrstSS' 'fschr60' 'fschr60m' 'fschr68' 'helmert' 'hough' 'intl' 'krass' 'kaula' 'lerch' 'mprts' 'new_intl' 'plessis' 'PZ90' 'SEasia' 'walbeck' 'WGS60' 'WGS66' 'WGS72' 'WGS84' 'sphere'; return ;;
                 --sphere) return ;;
@@ -346,7 +347,7 @@ _geo() {
                 -j|--jobs) return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--zoom --scale --bbox --tile --empty --max-tiles --force --html --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--zoom --scale --bbox --tile --empty --max-tiles --force --html --partition --merge --geodesic --kind --ellps --sphere --stamp --graticule --background --antialias --from -p --precision -o --output --strict --rejects -j --jobs -q --quiet --progress -h --help" -- "$cur"))
             else
                 _geo_files
             fi

@@ -276,6 +276,8 @@ complete -c geo -n '__geo_using tiles' -l empty -d 'Also write a transparent PNG
 complete -c geo -n '__geo_using tiles' -l max-tiles -x -d 'Refuse a run that would write more than N tiles, before any is drawn'
 complete -c geo -n '__geo_using tiles' -l force -d 'Replace an existing OUT that geo wrote, whole when the run ends'
 complete -c geo -n '__geo_using tiles' -l html -d 'Also write OUT/index.html, a page that shows the tiles with pan and zoom,…'
+complete -c geo -n '__geo_using tiles' -l partition -x -d 'Draw nothing: write each record once for every subtree of zoom Z it draws into,…'
+complete -c geo -n '__geo_using tiles' -l merge -d 'Draw nothing: join the pyramids named as operands (tile directories, MBTiles…'
 complete -c geo -n '__geo_using tiles' -l geodesic -d 'Draw every edge as its geodesic'
 complete -c geo -n '__geo_using tiles' -l kind -x -a '(printf "%s\\t\\n" "geodesic" "rhumb" "projected")' -d 'How edges run and are measured'
 complete -c geo -n '__geo_using tiles' -l ellps -x -a '(printf "%s\\t\\n" "MERIT" "SGS85" "GRS80" "IAU76" "airy" "APL4.9" "NWL9D" "mod_airy" "andrae" "danish" "aust_SA" "GRS67" "GSK2011" "bessel" "bess_nam" "clrk66" "clrk80" "clrk80ign" "CPM" "delmbr" "engelis" "evrst30" "evrst48" "evrst56" "evrst69" "evrstSS" "fschr60" "fschr60m" "fschr68" "helmert" "hough" "intl" "krass" "kaula" "lerch" "mprts" "new_intl" "plessis" "PZ90" "SEasia" "walbeck" "WGS60" "WGS66" "WGS72" "WGS84" "sphere")' -d 'The ellipsoid, by PROJ\'s name'

@@ -36,6 +36,36 @@ enum PMTilesFormat {
         return id
     }
 
+    /// The tile at a place on the curves: `tileID`'s inverse.
+    static func tile(_ id: UInt64) -> TileAddress? {
+        var z = 0, first: UInt64 = 0
+        while true {
+            guard z <= 24 else { return nil }
+            let count = UInt64(1) << (2 * UInt64(z))
+            if id - first < count { break }
+            first += count
+            z += 1
+        }
+        var position = id - first, x: UInt64 = 0, y: UInt64 = 0
+        var s: UInt64 = 1
+        while s < UInt64(1) << UInt64(z) {
+            let rx = 1 & (position / 2), ry = 1 & (position ^ rx)
+            // The quadrant's rotation undone, as tileID made it.
+            if ry == 0 {
+                if rx == 1 {
+                    x = s - 1 - x
+                    y = s - 1 - y
+                }
+                swap(&x, &y)
+            }
+            x += s * rx
+            y += s * ry
+            position /= 4
+            s *= 2
+        }
+        return TileAddress(z: z, x: Int(x), y: Int(y))
+    }
+
     /// One directory entry: `runLength` tiles from `tileID` on share the blob at `offset` (from
     /// the start of the tile data); runLength 0 points at a leaf directory instead (offset from
     /// the start of the leaf directories).
@@ -70,6 +100,50 @@ enum PMTilesFormat {
             previous = entry
         }
         return try gzip(bytes)
+    }
+
+    /// A directory's entries, from its bytes once decompressed (`directory`'s inverse); nil when
+    /// they are not a directory.
+    static func entries(_ bytes: [UInt8]) -> [Entry]? {
+        var position = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0, shift: UInt64 = 0
+            while position < bytes.count && shift < 64 {
+                let byte = bytes[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        // Each entry takes at least four bytes: a count beyond that is not a directory's.
+        guard let count = varint(), count <= UInt64(bytes.count) else { return nil }
+        var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
+        var lastID: UInt64 = 0
+        for index in entries.indices {
+            guard let delta = varint() else { return nil }
+            lastID &+= delta
+            entries[index].tileID = lastID
+        }
+        for index in entries.indices {
+            guard let run = varint(), run <= UInt64(UInt32.max) else { return nil }
+            entries[index].runLength = UInt32(run)
+        }
+        for index in entries.indices {
+            guard let length = varint(), length <= UInt64(UInt32.max) else { return nil }
+            entries[index].length = UInt32(length)
+        }
+        for index in entries.indices {
+            guard let offset = varint() else { return nil }
+            if offset == 0 && index > 0 {
+                entries[index].offset = entries[index - 1].offset + UInt64(entries[index - 1].length)
+            } else {
+                guard offset > 0 else { return nil }
+                entries[index].offset = offset - 1
+            }
+        }
+        return entries
     }
 
     static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
@@ -107,6 +181,30 @@ enum PMTilesFormat {
         return output
     }
 
+    /// gzip's inverse (zlib's inflate), for directories and metadata: nil when the bytes are not
+    /// gzip, or inflate to more than `most` bytes.
+    static func gunzip(_ input: [UInt8], most: Int = 1 << 28) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        return input.withUnsafeBufferPointer { source -> [UInt8]? in
+            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.avail_in = UInt32(source.count)
+            while true {
+                let (status, produced) = chunk.withUnsafeMutableBufferPointer { target in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = UInt32(target.count)
+                    return (inflate(&stream, Z_NO_FLUSH), target.count - Int(stream.avail_out))
+                }
+                output += chunk[0..<produced]
+                if status == Z_STREAM_END { return output }
+                guard status == Z_OK, output.count <= most, produced > 0 || stream.avail_in > 0 else { return nil }
+            }
+        }
+    }
+
     /// What the header says besides where the sections are.
     struct Summary {
         var addressedTiles: UInt64
@@ -140,5 +238,36 @@ enum PMTilesFormat {
         bytes.append(UInt8(summary.center.zoom))
         degrees(summary.center.longitude); degrees(summary.center.latitude)
         return bytes
+    }
+}
+
+extension PMTilesFormat {
+    /// What a reader needs of a header: where the sections are, how they are compressed, what
+    /// the tiles are, and the zooms and bounds the archive declares.
+    struct ReadHeader {
+        var root: (offset: UInt64, length: UInt64)
+        var leaves: (offset: UInt64, length: UInt64)
+        var data: (offset: UInt64, length: UInt64)
+        /// 1 none, 2 gzip, 3 brotli, 4 zstd (0 unknown).
+        var internalCompression: UInt8
+        var tileCompression: UInt8
+        /// 2 is PNG (0 unknown).
+        var tileType: UInt8
+        var zooms: ClosedRange<Int>
+        var bounds: (west: Double, south: Double, east: Double, north: Double)
+    }
+
+    /// The header's fields (`header`'s inverse); nil when the bytes are not a v3 header.
+    static func readHeader(_ bytes: [UInt8]) -> ReadHeader? {
+        guard bytes.count >= headerSize, bytes[0..<7].elementsEqual("PMTiles".utf8), bytes[7] == 3 else { return nil }
+        func word(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) } }
+        func degrees(_ at: Int) -> Double {
+            Double(Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) })) / 10_000_000
+        }
+        let low = Int(bytes[100]), high = Int(bytes[101])
+        guard low <= high else { return nil }
+        return ReadHeader(root: (word(8), word(16)), leaves: (word(40), word(48)), data: (word(56), word(64)),
+                          internalCompression: bytes[97], tileCompression: bytes[98], tileType: bytes[99],
+                          zooms: low...high, bounds: (degrees(102), degrees(106), degrees(110), degrees(114)))
     }
 }

@@ -20,15 +20,13 @@ import Threads
 /// run after the drawing threads have ended.
 final class PMTilesStore: TileStore, @unchecked Sendable {
     private let output: WholeFileOutput
-    private let blobs: Int32
-    private var blobsSize: UInt64 = 0
+    private let blobs: TileBlobs
     /// Records sorted in memory at a time by each of the three sorters, which live at once at the
     /// end: 8 MB runs keep them to some 24 MB.
     static let runLength = (8 << 20) / MemoryLayout<BlobRecord>.stride
     private let records = ExternalSorter<BlobRecord>(purpose: "sort the tiles", runLength: PMTilesStore.runLength) { a, b in
         (a.key, a.length, a.tile) < (b.key, b.length, b.tile)
     }
-    private var recent = RecentBlobs()
     private let lock = Monitor()
 
     init(path: String) throws(RunFailure) {
@@ -38,28 +36,18 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
             throw RunFailure("cannot write '\(path)': a PMTiles archive is written whole and renamed into place, "
                              + "so it must be a regular file (not a device or FIFO)", status: .cannotCreate)
         }
-        do { blobs = try temporaryFile(purpose: "keep the tiles") } catch {
+        do { blobs = try TileBlobs() } catch {
             output.discard()
             throw error
         }
     }
-
-    deinit { close(blobs) }
 
     func put(_ tile: TileAddress, png: [UInt8]) throws(RunFailure) {
         let hash = TileBytes.hash(png)
         let id = PMTilesFormat.tileID(tile)
         lock.lock()
         defer { lock.unlock() }
-        let offset: UInt64
-        if let known = recent.offset(of: png, hash: hash) {
-            offset = known
-        } else {
-            offset = blobsSize
-            try writeTemporary(blobs, png, what: "keep the tiles")
-            blobsSize += UInt64(png.count)
-            recent.remember(png, hash: hash, at: offset)
-        }
+        let offset = try blobs.keep(png, hash: hash)
         try records.add(BlobRecord(tile: id, key: hash, offset: offset, length: UInt32(png.count)))
     }
 
@@ -107,7 +95,7 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
             }
             var leader = classes.first { $0.offset == record.offset }?.leader
             if leader == nil {
-                let bytes = try readBlob(at: record.offset, length: Int(record.length))
+                let bytes = try blobs.read(at: record.offset, length: Int(record.length))
                 leader = classes.first { $0.bytes == bytes }?.leader
                 if leader == nil {
                     classes.append((record.tile, record.offset, bytes))
@@ -123,7 +111,7 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
         var buffer: [UInt8] = []
         try byLeader.forEachSorted { record throws(RunFailure) in
             if record.tile == record.key {
-                let bytes = try readBlob(at: record.offset, length: Int(record.length))
+                let bytes = try blobs.read(at: record.offset, length: Int(record.length))
                 buffer += bytes
                 if buffer.count >= 1 << 20 {
                     try writeTemporary(data, buffer, what: "order the tiles")
@@ -138,16 +126,6 @@ final class PMTilesStore: TileStore, @unchecked Sendable {
         }
         try writeTemporary(data, buffer, what: "order the tiles")
         return (byTile, dataSize, contents)
-    }
-
-    private func readBlob(at offset: UInt64, length: Int) throws(RunFailure) -> [UInt8] {
-        var reason: String?
-        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-            reason = readAll(blobs, UnsafeMutableRawBufferPointer(buffer), at: off_t(offset))
-            initialized = length
-        }
-        if let reason { throw RunFailure(temporaryFileFailure("read the tiles back", reason), status: .ioError) }
-        return bytes
     }
 
     /// The entries, consecutive tiles with the same blob merged into one run, in a temporary
@@ -259,26 +237,4 @@ struct BlobRecord {
     var offset: UInt64
     var length: UInt32
     var padding: UInt32 = 0
-}
-
-/// The small blobs met lately, by hash, with their bytes: the tiles repeated thousands of times
-/// (an empty tile, the inside of a filled polygon, open sea) are written once to the blob file
-/// and compared in memory. Bounded: emptied when full; `finish` finds every other duplicate.
-struct RecentBlobs {
-    static let most = 4096
-    static let largest = 2048
-    private var blobs: [UInt64: (bytes: [UInt8], offset: UInt64)] = [:]
-
-    func offset(of bytes: [UInt8], hash: UInt64) -> UInt64? {
-        guard let known = blobs[hash], known.bytes == bytes else { return nil }
-        return known.offset
-    }
-
-    mutating func remember(_ bytes: [UInt8], hash: UInt64, at offset: UInt64) {
-        guard bytes.count <= RecentBlobs.largest else { return }
-        if blobs.count >= RecentBlobs.most { blobs.removeAll(keepingCapacity: true) }
-        // A copy of just the bytes: the encoder's array keeps the capacity of its largest tile,
-        // and 4,096 of those held a zoom 0-10 pyramid's run at 215 MB.
-        blobs[hash] = (bytes.withUnsafeBufferPointer { Array($0) }, offset)
-    }
 }

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Geodesy
 import Geometry
+import MapDrawing
+import Records
 
 /// One tile of the XYZ scheme (Google's and OpenStreetMap's): zoom z has 2^z × 2^z tiles, x
 /// east from −180°, y south from 85.0511°.
@@ -40,6 +42,22 @@ enum TileSpace {
     static func bounds(of tile: TileAddress) -> (left: Double, top: Double, size: Double) {
         let size = 2 * WebMercator.half / Double(1 << tile.z)
         return (-WebMercator.half + Double(tile.x) * size, WebMercator.half - Double(tile.y) * size, size)
+    }
+
+    /// W, S, E, N in degrees of a rectangle of tiles of one zoom.
+    static func degrees(columns: ClosedRange<Int>, rows: ClosedRange<Int>, zoom: Int) -> (west: Double, south: Double, east: Double, north: Double) {
+        let first = bounds(of: TileAddress(z: zoom, x: columns.lowerBound, y: rows.lowerBound))
+        let last = bounds(of: TileAddress(z: zoom, x: columns.upperBound, y: rows.upperBound))
+        let northWest = WebMercator.position(x: first.left, y: first.top)
+        let southEast = WebMercator.position(x: last.left + last.size, y: last.top - last.size)
+        return (northWest.longitude, southEast.latitude, southEast.longitude, northWest.latitude)
+    }
+
+    /// The frame tiles are drawn and listed in: Web Mercator, not recentred.
+    static func webMercatorFrame() throws(RunFailure) -> Frame {
+        do { return Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil) } catch {
+            throw RunFailure("cannot make Web Mercator: \(error.message)", status: ExitCode(69))  // EX_UNAVAILABLE: PROJ is broken
+        }
     }
 
     /// Metres to world pixels at zoom z.

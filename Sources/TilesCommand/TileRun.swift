@@ -22,7 +22,7 @@ final class TileRun {
         if let collision = OverwriteGuard.collision(inputs: stream.inputs, output: settings.output, rejects: stream.rejects) {
             throw RunFailure("\(collision)\nSee 'geo tiles --help'.", status: .usage)
         }
-        let existed = try checkExistingOutput()
+        let existed = try settings.checkExistingOutput()
         try InputFiles.check(stream.inputs)
         // Read here, before pass 1, so that a bad --stamp fails the run before any work.
         let stamps = try settings.drawing.loadStamps()
@@ -32,10 +32,7 @@ final class TileRun {
         let partition = try TilePartition()
         let fillsExtent = settings.empty && settings.box == nil && settings.subtree == nil
         let partitioner = Partitioner(partition: partition, selection: selection, drawing: settings.drawing, tracksInkedTiles: fillsExtent)
-        let frame: Frame
-        do { frame = Frame(projection: try Projection(crs: "EPSG:3857"), centre: nil) } catch {
-            throw RunFailure("cannot make Web Mercator: \(error.message)", status: ExitCode(69))  // EX_UNAVAILABLE: PROJ is broken
-        }
+        let frame = try TileSpace.webMercatorFrame()
         // Every thread's projection, pass 1's and then the drawing threads', is a copy of the frame's.
         let projections = ProjectionPool(copying: frame.projection)
         let handler = CoveringHandler(preparing: PreparingHandler(input: settings.input, stamps: settings.drawing.stampNames, frame: frame,
@@ -67,11 +64,7 @@ final class TileRun {
         // built, then ends by the signal.
         HeldSignals.hold()
         defer { HeldSignals.release() }
-        let store: TileStore = switch settings.kind {
-        case .directory: try DirectoryStore(root: settings.output, page: settings.html)
-        case .mbtiles: try MBTilesStore(path: settings.output)
-        case .pmtiles: try PMTilesStore(path: settings.output)
-        }
+        let store = try settings.makeStore()
         let drawing = TileDrawing(settings: settings, stamps: stamps, selection: drawn, entries: sorted, store: store,
                                   projections: projections)
         let written: (tiles: Int, bytes: Int)
@@ -92,43 +85,8 @@ final class TileRun {
             store.discard()
             throw error
         }
-        if stream.progress {
-            let zooms = settings.zooms.count == 1 ? "zoom \(settings.zooms.lowerBound)" : "zooms \(settings.zooms.lowerBound)-\(settings.zooms.upperBound)"
-            let size = written.bytes >= 1_000_000 ? "\(oneDecimal(Double(written.bytes) / 1e6)) MB" : "\(oneDecimal(Double(written.bytes) / 1e3)) kB"
-            printError("geo tiles: wrote \(count: written.tiles) tile\(written.tiles == 1 ? "" : "s") (\(size)) at \(zooms) to \(settings.output) "
-                       + "in \(oneDecimal(ProgressLine.now() - start)) s\n")
-        }
+        if stream.progress { settings.reportWritten(written, zooms: settings.zooms, since: start) }
         return status
-    }
-
-    /// Refuses an OUT that this run may not replace, before anything is read: without --force
-    /// anything but an empty folder; even with it, a folder holding a file geo would not have
-    /// written (replacing the pyramid removes it), or a file of the other kind. Whether OUT exists.
-    func checkExistingOutput() throws(RunFailure) -> Bool {
-        var info = stat()
-        guard stat(settings.output, &info) == 0 else { return false }
-        let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-        let wantsFile = settings.kind != .directory
-        if wantsFile && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
-            throw RunFailure("cannot write '\(settings.output)': \(settings.kind.named) is written whole and renamed into place, "
-                             + "and must be a regular file (not a device or FIFO)", status: .cannotCreate)
-        }
-        if wantsFile == isDirectory {
-            throw RunFailure("'\(settings.output)' is \(isDirectory ? "a directory" : "not a directory"): "
-                             + settings.kind.named + " cannot replace it", status: .cannotCreate)
-        }
-        if isDirectory, let foreign = DirectoryStore.foreignFile(in: settings.output) {
-            guard settings.force else {
-                throw RunFailure("'\(settings.output)' exists and is not empty: give another OUT, or --force to replace a pyramid geo wrote", status: .cannotCreate)
-            }
-            throw RunFailure("'\(settings.output)' holds '\(foreign)', which geo tiles did not write: replacing the pyramid would remove it, "
-                             + "so geo leaves it be (even with --force); give another OUT or move it", status: .cannotCreate)
-        }
-        if isDirectory && DirectoryStore.isEmpty(settings.output) { return true }
-        if !settings.force {
-            throw RunFailure("'\(settings.output)' exists: give --force to replace it (it is replaced whole when the run ends)", status: .cannotCreate)
-        }
-        return true
     }
 
     /// A run that makes no tile says so (exit 0), never silently, and leaves OUT as it was.

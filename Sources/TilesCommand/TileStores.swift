@@ -17,6 +17,56 @@ protocol TileStore: AnyObject, Sendable {
     func discard()
 }
 
+/// Where a run's tiles go (a drawing run's or a merge's), and what it says of them.
+extension TileSettings {
+    /// A store of OUT's kind, built beside OUT.
+    func makeStore() throws(RunFailure) -> TileStore {
+        switch kind {
+        case .directory: try DirectoryStore(root: output, page: html)
+        case .mbtiles: try MBTilesStore(path: output)
+        case .pmtiles: try PMTilesStore(path: output)
+        }
+    }
+
+    /// Refuses an OUT that this run may not replace, before anything is read: without --force
+    /// anything but an empty folder; even with it, a folder holding a file geo would not have
+    /// written (replacing the pyramid removes it), or a file of the other kind. Whether OUT exists.
+    func checkExistingOutput() throws(RunFailure) -> Bool {
+        var info = stat()
+        guard stat(output, &info) == 0 else { return false }
+        let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        let wantsFile = kind != .directory
+        if wantsFile && (info.st_mode & S_IFMT) != S_IFREG && !isDirectory {
+            throw RunFailure("cannot write '\(output)': \(kind.named) is written whole and renamed into place, "
+                             + "and must be a regular file (not a device or FIFO)", status: .cannotCreate)
+        }
+        if wantsFile == isDirectory {
+            throw RunFailure("'\(output)' is \(isDirectory ? "a directory" : "not a directory"): "
+                             + kind.named + " cannot replace it", status: .cannotCreate)
+        }
+        if isDirectory, let foreign = DirectoryStore.foreignFile(in: output) {
+            guard force else {
+                throw RunFailure("'\(output)' exists and is not empty: give another OUT, or --force to replace a pyramid geo wrote", status: .cannotCreate)
+            }
+            throw RunFailure("'\(output)' holds '\(foreign)', which geo tiles did not write: replacing the pyramid would remove it, "
+                             + "so geo leaves it be (even with --force); give another OUT or move it", status: .cannotCreate)
+        }
+        if isDirectory && DirectoryStore.isEmpty(output) { return true }
+        if !force {
+            throw RunFailure("'\(output)' exists: give --force to replace it (it is replaced whole when the run ends)", status: .cannotCreate)
+        }
+        return true
+    }
+
+    /// The line a run ends with on a terminal: `wrote 80,046 tiles (846.5 MB) at zooms 0-9 to out in 14.4 s`.
+    func reportWritten(_ written: (tiles: Int, bytes: Int), zooms: ClosedRange<Int>, since start: Double) {
+        let zooms = zooms.count == 1 ? "zoom \(zooms.lowerBound)" : "zooms \(zooms.lowerBound)-\(zooms.upperBound)"
+        let size = written.bytes >= 1_000_000 ? "\(oneDecimal(Double(written.bytes) / 1e6)) MB" : "\(oneDecimal(Double(written.bytes) / 1e3)) kB"
+        printError("geo tiles: wrote \(count: written.tiles) tile\(written.tiles == 1 ? "" : "s") (\(size)) at \(zooms) to \(output) "
+                   + "in \(oneDecimal(ProgressLine.now() - start)) s\n")
+    }
+}
+
 /// What MBTiles' metadata table, a PMTiles header and its JSON metadata, and the HTML page say
 /// of a pyramid.
 struct TileMetadata {

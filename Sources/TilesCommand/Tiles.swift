@@ -56,6 +56,22 @@ public struct Tiles: GeoCommand {
         directories merge by copying. --html also writes OUT/index.html, a page that shows the \
         tiles with pan and zoom and needs nothing from the network.
 
+        Beyond one machine (a pyramid whose input no single machine should read whole), two \
+        modes are the building blocks a distributed engine arranges (distributed/ in the \
+        sources holds the Spark job and the GNU parallel recipe). --partition Z draws nothing: \
+        it is a streaming filter that writes each record once for every subtree of zoom Z it \
+        draws into, its strokes, caps and markers included, as Z/X/Y<TAB>record lines (Hadoop \
+        streaming's key, tab, value) on standard output or -o FILE, in input order; a record \
+        that --zoom, or its own maxzoom, leaves out of every zoom from Z down is not written. \
+        geo tiles --tile Z/X/Y --zoom Z-Z1 -o PART fed only the records of that key (the key \
+        cut off) draws that subtree exactly as a whole run does, tile for tile. --merge -o OUT \
+        PART... joins such parts, and a run of the zooms above Z, into one OUT of OUT's kind: \
+        each PART a tile directory, an MBTiles file or a PMTiles archive (told apart by their \
+        contents), in any mix; a tile that two parts hold must have the same bytes in both, \
+        else the merge is refused naming both parts and the tile. The metadata's zooms span \
+        the parts', its bounds are the smallest band holding every part's (a directory's: its \
+        tiles'), and the center follows from them as in a drawing run.
+
         Memory stays flat: the input is read once, each record prepared (styles read, every \
         vertex projected) on --jobs threads and kept in a temporary file, with an entry for \
         every tile it touches; the entries are sorted on disk by tile, and the tiles drawn on \
@@ -74,7 +90,7 @@ public struct Tiles: GeoCommand {
         the file. A run that fails, is interrupted, writes no tile, or whose every record was \
         bad leaves OUT as it was (or makes none).
         """,
-        options: [zoom, scale, bbox, tile, empty, maxTiles, force, html] + DrawingOptions.options(background: background) + PathInputFormat.options
+        options: [zoom, scale, bbox, tile, empty, maxTiles, force, html, partition, merge] + DrawingOptions.options(background: background) + PathInputFormat.options
             + stream.declarations,
         examples: [
             Example("geo tiles --zoom 0-10 -o tiles examples/routes.ndjson",
@@ -87,13 +103,22 @@ public struct Tiles: GeoCommand {
                     "Europe's tiles, with a page to look at them: open europe/index.html."),
             Example("parallel geo tiles --zoom 3-10 --tile 3/{} -o part-{#} examples/routes.ndjson ::: 4/2 4/3 5/2",
                     "One subtree per job; copying the part directories into one makes the pyramid."),
+            Example("geo tiles --partition 3 examples/routes.ndjson | cut -f1 | sort | uniq -c",
+                    "How many records each subtree of zoom 3 draws: a record is written once for every subtree it reaches."),
+            Example("geo tiles --partition 3 examples/routes.ndjson | sed -n 's|^3/4/2\\t||p' | geo tiles --tile 3/4/2 --zoom 3-10 -o part.mbtiles",
+                    "Subtree 3/4/2 drawn from its own records only: the tiles a whole run draws under 3/4/2."),
+            Example("geo tiles --merge -o all.pmtiles part.mbtiles tiles",
+                    "Parts of any kind joined into one archive: a tile that two parts hold must be the same in both, as here."),
         ],
         exitStatus: """
         0: every record was drawn. 64: wrong options or operands (a --zoom outside 0-24, a \
         --tile outside --zoom, -o missing), or a run above --max-tiles; nothing is written. 65: \
         some records were bad (each reported on standard error as geo tiles: FILE:LINE: problem, \
-        then a count); the tiles are still drawn from the others, and when every record was bad \
-        OUT is left as it was. 66: an input file or a --stamp image cannot be opened. \
+        then a count); the tiles are still drawn from the others (--partition: the others \
+        written), and when every record was bad OUT is left as it was; with --merge, a part is \
+        not a pyramid geo can read (a broken archive, tiles that are not PNG) or two parts hold \
+        a tile with different bytes, and nothing is written. 66: an input file, a part or a \
+        --stamp image cannot be opened. \
         \(CommandDescription.missingLibraryStatus) 73: OUT exists and --force was not given, or \
         holds files geo tiles did not write, or cannot be created; nothing is written. 74: a read \
         or a write failed part way. The pyramid, or the MBTiles or PMTiles file, is built beside OUT and put \
@@ -125,6 +150,8 @@ public struct Tiles: GeoCommand {
     static let force = Flag("force", help: "Replace an existing OUT that geo wrote, whole when the run ends: the result is what a fresh run writes.")
     static let html = Flag("html", help: "Also write OUT/index.html, a page that shows the tiles with pan and zoom, needing nothing from the network (directory output only).")
     static let background = DrawingOptions.clearBackground
+    static let partition = Option(integer: "partition", in: 0...24, valueName: "Z", help: "Draw nothing: write each record once for every subtree of zoom Z it draws into, as Z/X/Y<TAB>record lines (standard output, or -o FILE), for a distributed engine to group by key; each key's records then make that subtree with --tile.")
+    static let merge = Flag("merge", help: "Draw nothing: join the pyramids named as operands (tile directories, MBTiles and PMTiles files, in any mix) into OUT, refusing a tile two parts hold with different bytes.")
 
     @Sendable static func parseZoom(_ text: String) throws(UsageError) -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
@@ -151,36 +178,79 @@ public struct Tiles: GeoCommand {
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var settings = TileSettings()
         settings.stream = try Tiles.stream.configuration(arguments, jsonOutput: false)
-        guard let output = settings.stream.output else {
-            throw UsageError(arguments[Tiles.output] == "-"
-                ? "-o -: tiles are many files, not one stream: OUT is a directory, a .mbtiles or a .pmtiles file"
-                : "-o OUT is required: the directory, .mbtiles or .pmtiles file to write the tiles to")
+        if let split = arguments[Tiles.partition] {
+            guard !arguments[Tiles.merge] else { throw UsageError("--partition and --merge cannot be combined") }
+            try Tiles.refuse([Tiles.empty, Tiles.maxTiles, Tiles.force, Tiles.html], in: arguments, because: "--partition writes records, not tiles")
+            settings.mode = .partition(split)
+            // Standard output unless -o FILE: records, one stream.
+            settings.output = settings.stream.output ?? ""
+        } else {
+            guard let output = settings.stream.output else {
+                throw UsageError(arguments[Tiles.output] == "-"
+                    ? "-o -: tiles are many files, not one stream: OUT is a directory, a .mbtiles or a .pmtiles file"
+                    : "-o OUT is required: the directory, .mbtiles or .pmtiles file to write the tiles to")
+            }
+            settings.output = output
         }
-        settings.output = output
-        settings.kind = TileOutputKind(output)
-        guard let zooms = arguments[Tiles.zoom] else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }
-        settings.zooms = zooms
-        settings.scale = arguments[Tiles.scale]
-        settings.box = arguments[Tiles.bbox]
-        settings.subtree = arguments[Tiles.tile]
-        if let subtree = settings.subtree, subtree.z > zooms.upperBound {
-            throw UsageError("--tile \(subtree.name) is below --zoom's last level, \(zooms.upperBound): its subtree has no tile to draw")
-        }
-        settings.empty = arguments[Tiles.empty]
-        settings.maxTiles = arguments[Tiles.maxTiles]
+        settings.kind = TileOutputKind(settings.output)
         settings.force = arguments[Tiles.force]
         settings.html = arguments[Tiles.html]
         if settings.html && settings.kind != .directory {
             throw UsageError("--html writes OUT/index.html beside the tiles: it needs a directory, not \(settings.kind.named)")
         }
+        if arguments[Tiles.merge] {
+            try Tiles.refuse([Tiles.zoom, Tiles.scale, Tiles.bbox, Tiles.tile, Tiles.empty, Tiles.maxTiles, StreamOptions.strict, StreamOptions.rejects]
+                             + DrawingOptions.options(background: Tiles.background) + PathInputFormat.options,
+                             in: arguments, because: "--merge copies tiles and draws none")
+            guard !arguments.operands.isEmpty else { throw UsageError("--merge needs the parts to join: geo tiles --merge -o OUT PART...") }
+            if let dash = arguments.operands.first(where: { $0 == "-" }) {
+                throw UsageError("--merge reads parts by name: '\(dash)' (standard input) is not a directory, MBTiles or PMTiles file")
+            }
+            settings.mode = .merge
+            self.settings = settings
+            return
+        }
+        let zooms = arguments[Tiles.zoom]
+        settings.scale = arguments[Tiles.scale]
+        settings.box = arguments[Tiles.bbox]
+        settings.subtree = arguments[Tiles.tile]
+        if case .partition(let split) = settings.mode {
+            // The zooms the subtrees will be drawn at: from the split down, to --zoom's last.
+            if let zooms, !zooms.contains(split) {
+                throw UsageError("--partition \(split) is outside --zoom \(zooms.lowerBound)-\(zooms.upperBound): the subtrees of zoom \(split) draw zooms \(split) and below")
+            }
+            settings.zooms = split...(zooms?.upperBound ?? 24)
+            if let subtree = settings.subtree, subtree.z > split {
+                throw UsageError("--tile \(subtree.name) is below --partition's zoom, \(split): give a tile of zoom \(split) or above")
+            }
+        } else {
+            guard let zooms else { throw UsageError("--zoom is required: a level from 0 to 24, or a range like 0-12") }
+            settings.zooms = zooms
+            if let subtree = settings.subtree, subtree.z > zooms.upperBound {
+                throw UsageError("--tile \(subtree.name) is below --zoom's last level, \(zooms.upperBound): its subtree has no tile to draw")
+            }
+        }
+        settings.empty = arguments[Tiles.empty]
+        settings.maxTiles = arguments[Tiles.maxTiles]
         settings.drawing = try DrawingSettings(arguments, background: Tiles.background)
         settings.input = try PathInputFormat(arguments)
         self.settings = settings
     }
 
+    /// A usage error for the first of `options` given, which the mode has no use for.
+    static func refuse(_ options: [any OptionDeclaration], in arguments: ParsedArguments, because reason: String) throws(UsageError) {
+        if let given = options.first(where: { arguments.has($0) }) {
+            throw UsageError("\(reason): --\(given.spec.long) does not apply")
+        }
+    }
+
     public func run() -> ExitCode {
         do {
-            return try TileRun(settings).run()
+            switch settings.mode {
+            case .draw: return try TileRun(settings).run()
+            case .partition(let split): return try SubtreeKeyRun(settings, split: split).run()
+            case .merge: return try TileMerge(settings).run()
+            }
         } catch {
             printError("geo tiles: \(error.message)\n")
             return error.status
@@ -191,6 +261,7 @@ public struct Tiles: GeoCommand {
 /// Everything the options say, checked. Sendable by hand: built before any thread starts and
 /// only read after.
 struct TileSettings: @unchecked Sendable {
+    var mode = TileMode.draw
     /// Inputs, --rejects, --jobs, --strict, progress: the options every command shares.
     var stream = StreamConfiguration()
     var output = ""
@@ -206,6 +277,12 @@ struct TileSettings: @unchecked Sendable {
     /// The options tiles shares with render.
     var drawing = DrawingSettings()
     var input = PathInputFormat.geoJSON
+}
+
+/// What a run of geo tiles does: draw the pyramid; key records by subtree (--partition Z); or
+/// join pyramids (--merge).
+enum TileMode {
+    case draw, partition(Int), merge
 }
 
 /// What -o names: a folder of PNGs, or one file of a tile archive format, by its extension.

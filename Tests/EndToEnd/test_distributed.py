@@ -25,6 +25,7 @@ import polyline
 import pytest
 
 from conftest import GEO_BIN, REPO, geo_bin
+from test_tile_partition import tiles_of
 
 # Every test here starts Spark's JVM or GNU parallel's jobs: `make quick` leaves them out, `make test` runs them.
 pytestmark = pytest.mark.slow
@@ -532,10 +533,11 @@ def test_parallel_usage_and_cannot_run(corpus, tmp_path):
     assert proc.returncode == 69 and "libproj.so.25" in proc.stderr
 
 
-# --- tiles: one pyramid from independent runs, one subtree each --------------------------------
+# --- tiles: one pyramid from subtrees, each drawn from its own records --------------------------
 
 TILES_SH = DIST / "tiles.sh"
 TILES_SPARK = DIST / "tiles_spark.py"
+SUMMARY = re.compile(r"([\d,]+) records; ([\d,]+) subtree (?:tasks|jobs) read ([\d,]+) lines")
 
 
 @pytest.fixture(scope="module")
@@ -558,22 +560,76 @@ def tile_input(tmp_path_factory):
     return path
 
 
-def pyramid(directory):
-    return {str(p.relative_to(directory)): p.read_bytes() for p in Path(directory).rglob("*.png")}
+@pytest.fixture(scope="module")
+def europe(tmp_path_factory):
+    """bench/tiles.py's Europe corpus (20,000 seeded GPS-like paths), made by its own generator."""
+    spec = importlib.util.spec_from_file_location("bench_tiles", REPO / "bench" / "tiles.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.OUT = tmp_path_factory.mktemp("europe")
+    bench.make_corpus("europe", 20000, regional=False)
+    return bench.OUT / "europe.ndjson"
 
 
-def test_tiles_sh_merges_into_one_run_s_pyramid(tile_input, tmp_path):
+def lines_read(stderr):
+    """(records, lines the subtree tasks read) from the recipe's summary line."""
+    found = SUMMARY.search(stderr)
+    assert found, stderr
+    return int(found[1].replace(",", "")), int(found[3].replace(",", ""))
+
+
+@pytest.mark.parametrize("out", ["spark.mbtiles", "spark.pmtiles"])
+def test_tiles_spark_is_one_run_s_pyramid_and_no_task_reads_more_than_its_records(europe, tmp_path, out):
+    """local[4], the Europe corpus at zooms 0-10 split at 6: the tiles a single run makes, and
+    the subtree tasks read at most 1.5 times the input's records between them."""
+    _require_java()
+    _require_pyspark()
+    single = tmp_path / ("single" + Path(out).suffix)
+    subprocess.run([geo_bin(), "tiles", "--zoom", "0-10", "-o", single, europe], check=True)
+    result = subprocess.run([sys.executable, str(TILES_SPARK), "--master", "local[4]", "--zoom", "0-10", "--split", "6",
+                             "--input", str(europe), "--output", str(tmp_path / out), "--geo", geo_bin()],
+                            capture_output=True, text=True, timeout=SPARK_TIMEOUT,
+                            env={**os.environ, "PYSPARK_PYTHON": sys.executable})
+    assert result.returncode == 0, result.stderr[-3000:]
+    expected = tiles_of(single)
+    assert len(expected) > 10000
+    assert tiles_of(tmp_path / out) == expected
+    records, lines = lines_read(result.stderr)
+    assert records == 20000 and records < lines <= 1.5 * records
+    assert not (tmp_path / f"{out}.parts").exists()
+
+
+def test_tiles_spark_reports_bad_records_as_65(sc, tile_input, tmp_path):
+    """In this process, on the module's SparkContext: the worst status is the job's."""
+    spec = importlib.util.spec_from_file_location("tiles_spark", TILES_SPARK)
+    tiles_spark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tiles_spark)
+    source = tmp_path / "bad.ndjson"
+    source.write_text(tile_input.read_text() + '{"type":"Point","coordinates":[10,95]}\n')
+    status, counts = tiles_spark.make_pyramid(sc, geo_bin(), str(source), 0, 5, 2, tmp_path / "out.mbtiles")
+    assert status == 65 and counts["records"] == 302
+    single = tmp_path / "single.mbtiles"
+    subprocess.run([geo_bin(), "tiles", "-q", "--zoom", "0-5", "-o", single, source], stderr=subprocess.DEVNULL)
+    assert tiles_of(tmp_path / "out.mbtiles") == tiles_of(single)
+    assert not (tmp_path / "out.mbtiles.parts").exists()
+
+
+@pytest.mark.parametrize("out", ["merged", "merged.pmtiles"])
+def test_tiles_sh_is_one_run_s_pyramid(tile_input, tmp_path, out):
     _require_parallel()
-    single = tmp_path / "single"
+    single = tmp_path / ("single" + Path(out).suffix)
     subprocess.run([geo_bin(), "tiles", "--zoom", "0-7", "-o", single, tile_input], check=True)
-    merged = tmp_path / "merged"
-    result = subprocess.run([str(TILES_SH), "--zoom", "0-7", "--split", "3", "--jobs", "2", "-o", merged, tile_input],
+    result = subprocess.run([str(TILES_SH), "--zoom", "0-7", "--split", "3", "--jobs", "2", "-o", tmp_path / out, tile_input],
                             env={**os.environ, "GEO": geo_bin()}, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    expected = pyramid(single)
+    expected = tiles_of(single)
     assert len(expected) > 100
-    assert pyramid(merged) == expected
-    assert not (tmp_path / "merged.parts").exists()
+    assert tiles_of(tmp_path / out) == expected
+    records, lines = lines_read(result.stderr)
+    assert records == 301 and records <= lines <= 1.5 * records
+    result = subprocess.run([str(TILES_SH), "--zoom", "0-7", "--split", "3", "-o", tmp_path / out, tile_input],
+                            env={**os.environ, "GEO": geo_bin()}, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 73 and "--force" in result.stderr
 
 
 def test_tiles_sh_reports_bad_records_as_65(tile_input, tmp_path):
@@ -583,15 +639,5 @@ def test_tiles_sh_reports_bad_records_as_65(tile_input, tmp_path):
     result = subprocess.run([str(TILES_SH), "--zoom", "0-5", "--split", "2", "-o", tmp_path / "out", source],
                             env={**os.environ, "GEO": geo_bin()}, capture_output=True, text=True, timeout=600)
     assert result.returncode == 65, result.stderr
-    assert pyramid(tmp_path / "out")
-
-
-def test_tiles_spark_merges_into_one_run_s_pyramid(sc, tile_input, tmp_path):
-    spec = importlib.util.spec_from_file_location("tiles_spark", TILES_SPARK)
-    tiles_spark = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tiles_spark)
-    single = tmp_path / "single"
-    subprocess.run([geo_bin(), "tiles", "--zoom", "0-6", "-o", single, tile_input], check=True)
-    out = tmp_path / "spark"
-    assert tiles_spark.make_pyramid(sc, geo_bin(), str(tile_input), 0, 6, 3, out) == 0
-    assert pyramid(out) == pyramid(single)
+    assert result.stderr.count(":302: ") == 1  # reported once, by the partitioning run
+    assert tiles_of(tmp_path / "out")

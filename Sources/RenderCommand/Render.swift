@@ -156,7 +156,7 @@ public struct Render: GeoCommand {
 
     public func run() -> ExitCode {
         do {
-            return try RenderRun(settings).run()
+            return try PictureRenderer(settings).run()
         } catch {
             printError("geo render: \(error.message)\n")
             return error.status

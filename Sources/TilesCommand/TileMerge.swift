@@ -87,7 +87,7 @@ final class TileMerge {
                 written.bytes += png.count
                 progress?.update(done: seen)
             }
-            try store.finish(TileMetadata(name: TileRun.baseName(settings.output), zooms: zooms, bounds: extent.bounds, tileSize: size.pixels))
+            try store.finish(TileMetadata(name: PyramidBuilder.baseName(settings.output), zooms: zooms, bounds: extent.bounds, tileSize: size.pixels))
         } catch {
             store.discard()
             progress?.finish()

@@ -247,7 +247,7 @@ public struct Tiles: GeoCommand {
     public func run() -> ExitCode {
         do {
             switch settings.mode {
-            case .draw: return try TileRun(settings).run()
+            case .draw: return try PyramidBuilder(settings).run()
             case .partition(let split): return try SubtreeKeyRun(settings, split: split).run()
             case .merge: return try TileMerge(settings).run()
             }

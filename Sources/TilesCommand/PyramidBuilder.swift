@@ -5,10 +5,10 @@ import Geodesy
 import MapDrawing
 import Records
 
-/// One run of `geo tiles`: prepare every record through the streaming engine (which reports bad
+/// What `geo tiles` does to build a pyramid: prepare every record through the streaming engine (which reports bad
 /// records) and partition it by tile on disk, sort the partition, then draw the tiles on --jobs
 /// threads into the store.
-final class TileRun {
+final class PyramidBuilder {
     let settings: TileSettings
     let selection: TileSelection
 
@@ -79,7 +79,7 @@ final class TileRun {
             warnBlank(records: partitioner.features, output: output)
             return status
         }
-        let metadata = TileMetadata(name: TileRun.baseName(settings.output), zooms: settings.zooms,
+        let metadata = TileMetadata(name: PyramidBuilder.baseName(settings.output), zooms: settings.zooms,
                                     bounds: partitioner.bounds(box: settings.box, subtree: settings.subtree), tileSize: 256 * settings.scale)
         do { try store.finish(metadata) } catch {
             store.discard()

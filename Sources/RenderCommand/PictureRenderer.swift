@@ -10,10 +10,10 @@ import Geometry
 import Records
 import Styles
 
-/// One run of `geo render`: fit the view (a first pass unless --bbox), draw every record through
+/// What `geo render` does to make a picture: fit the view (a first pass unless --bbox), draw every record through
 /// the streaming engine (which reports bad records), draw the records that wait for their
 /// z-index, and put the picture in place.
-final class RenderRun {
+final class PictureRenderer {
     let settings: RenderSettings
 
     init(_ settings: RenderSettings) { self.settings = settings }

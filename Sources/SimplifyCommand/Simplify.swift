@@ -110,7 +110,8 @@ public struct Simplify: StreamingCommand {
         stream = try StreamOptions.configuration(arguments, jsonOutput: format.isGeoJSON)
         handler = SimplifyHandler(input: try PathInputFormat(arguments), output: format, simplifier:
             Simplifier(model: model, method: method, amount: amount,
-                       distance: model.earth.isSphere && model.kind == .geodesic ? .polyUtil(radius: model.earth.a) : .edge(model)))
+                       distance: model.earth.isSphere && model.kind == .geodesic ? .polyUtil(radius: model.earth.a) : .edge(model),
+                       bound: ConformalBound(model: model)))
     }
 }
 

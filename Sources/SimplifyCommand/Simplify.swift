@@ -42,7 +42,7 @@ public struct Simplify: StreamingCommand {
         line, on radius R): --sphere 6371009 gives the Maps utility library's results.
 
         Accuracy: Douglas-Peucker distances are exact on the ellipsoid (PROJ's geodesics, the \
-        nearest point on each edge to 1 mm); a cheap spherical bound picks which vertices need \
+        nearest point on each edge to 1 mm); a cheap bound on the conformal sphere picks which vertices need \
         them and never changes the result. Removed vertices therefore lie within D of the \
         simplified path (dp). Output positions are input positions, copied exactly.
         """,

@@ -218,15 +218,20 @@ extension EdgeModel {
     /// `p` taken in the copy of the world (±360°) nearest the segment, which spans at most half
     /// of it. The one arithmetic of projected nearest points, for callers that measure many
     /// points against one segment with each y computed once (`geo simplify`).
-    @inline(__always)
+    @inlinable
     public func mercatorSegmentDistance(_ a: Position, ya: Double, _ b: Position, yb: Double, _ p: Position, yp: Double) -> (t: Double, distance: Double) {
         let radiansToX = earth.a * .pi / 180
         let dx = longitudeDifference(a.longitude, b.longitude) * radiansToX, dy = yb - ya
         let length2 = dx * dx + dy * dy
         let xp0 = longitudeDifference(a.longitude, p.longitude) * radiansToX
         let world = 360 * radiansToX
+        let west = min(0, dx), east = max(0, dx)
         var best: (t: Double, distance: Double) = (0, .infinity)
         @inline(__always) func consider(_ xp: Double) {
+            // A copy farther across than the best distance cannot be nearer (hypot ≥ its
+            // larger side, within a rounding): most copies are skipped without one.
+            let across = xp < west ? west - xp : xp > east ? xp - east : 0
+            guard across * (1 - 1e-15) <= best.distance else { return }
             let t = length2 > 0 ? min(1, max(0, (xp * dx + (yp - ya) * dy) / length2)) : 0
             let distance = hypot(xp - t * dx, yp - (ya + t * dy))
             if distance < best.distance { best = (t, distance) }

@@ -3,6 +3,7 @@
 bytes as --jobs 1, and a slow consumer neither grows geo's memory nor loses data.
 
     python3 bench/scale.py [--gb 5] [--check-gb 1] [--geo PATH] [--only decode,length,...]
+                           [--slow-seconds S] [--remove-inputs]
 
 Inputs are built once in bench/out/ by repeating the shared corpus (bench/out/corpus, made by
 bench/run.py or ../shared/bench/make_corpus.py). Peak RSS comes from GNU time (%M, the command's
@@ -39,6 +40,14 @@ JOBS = {
     "spans": (["spans", "--style", "red", "--style", "blue", "--length", "5000"], "paths", 0.1),
     "spans-split": (["spans", "--split", "--style", "red", "--style", "gradient(red,blue)", "--length", "50000"], "paths", 0.1),
     "circle-to-polygon": (["circle-to-polygon", "--radius", "2000"], "points", 0.1),
+    # Issue 44's commands. locate --join: the corpus' 20,000 paths as shapes, every property joined.
+    "simplify": (["simplify", "--tolerance", "10"], "paths", 1.0),
+    "bbox": (["bbox", "--geodesic"], "paths", 1.0),
+    "bbox-all": (["bbox", "--all"], "paths", 1.0),
+    "heading": (["heading", "--final"], "paths", 1.0),
+    "offset": (["offset", "--distance", "1000", "--heading", "45"], "paths", 1.0),
+    "offset-origin": (["offset", "--origin", "--distance", "1000", "--heading", "45"], "paths", 1.0),
+    "locate-join": (["locate", "--shapes", str(OUT / "corpus" / "paths.ndjson"), "--join", "*"], "points", 1.0),
 }
 
 
@@ -121,9 +130,19 @@ def main():
     parser.add_argument("--check-gb", type=float, default=1, help="input size for the --jobs 1 / N comparison (GiB)")
     parser.add_argument("--geo", default=str(REPO / ".build/release/geo"))
     parser.add_argument("--only", default=",".join(JOBS))
-    parser.add_argument("--slow-seconds", type=float, default=30, help="how long the slow-consumer run lasts")
+    parser.add_argument("--slow-seconds", type=float, default=30, help="how long the slow-consumer run lasts (0: no such run)")
+    parser.add_argument("--remove-inputs", action="store_true", help="delete the repeated inputs at the end (they take --gb each)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    try:
+        return measure(args)
+    finally:
+        if args.remove_inputs:
+            for made in OUT.glob("scale-*mb"):
+                made.unlink()
+
+
+def measure(args):
     rows = []
     failed = False
     for name in args.only.split(","):
@@ -144,6 +163,8 @@ def main():
     for name, mb, seconds, rate, peak, check_mb, same, check_peak in rows:
         print(f"| {name} | {mb:.0f} | {seconds:.1f} | {rate:.0f} | {peak:.1f} | {'identical' if same else 'DIFFERENT'} ({check_mb:.0f}) | {check_peak:.1f} |")
 
+    if args.slow_seconds <= 0:
+        return 1 if failed else 0
     # A slow consumer: geo must block on the pipe, its memory flat, the data whole.
     source = build_input("polylines", int(args.check_gb * (1 << 30)))
     expected = run_hashed(args.geo, ["decode"], source)[2]

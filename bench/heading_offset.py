@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 from benchcorpus import corpus_paths
-from benchrun import add_common_arguments, peak_rss, summary, timed
+from benchrun import add_common_arguments, load_note, peak_rss, summary, timed
 from pyproj import Geod
 
 BENCH = Path(__file__).resolve().parent
@@ -102,16 +102,19 @@ def main():
             }
             outputs = {name: work / f"{job}-{index}.ndjson" for index, name in enumerate(contenders)}
             times = {name: [] for name in contenders}
+            cpus = {name: [] for name in contenders}
             for _ in range(args.runs):
                 for name, command in contenders.items():
-                    times[name].append(timed(command + [outputs[name]], outputs[name])[0])
+                    elapsed, _, cpu = timed(command + [outputs[name]], outputs[name])
+                    times[name].append(elapsed)
+                    cpus[name].append(cpu)
             names = list(contenders)
             worst = check(job, outputs[names[0]], outputs[names[2]], source)
-            print(f"{job}: {source}, median (min-max) of {args.runs} runs, seconds; geo and pyproj agree to {worst:.1e}° at most")
+            print(f"{job}: {source}, median (min-max) of {args.runs} runs, seconds; geo and pyproj agree to {worst:.1e}° at most; {load_note()}")
             medians = {name: statistics.median(values) for name, values in times.items()}
             for name, command in contenders.items():
                 rss = peak_rss(command + [work / "rss.ndjson"])
-                print(f"  {name:40} {summary(times[name])}  peak RSS {rss:.1f} MB"
+                print(f"  {name:44} {summary(times[name])}  CPU {summary(cpus[name])}  peak RSS {rss:.1f} MB"
                       f"  {medians[names[2]] / medians[name]:.1f}x pyproj")
 
 

@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 from benchcorpus import corpus_paths
-from benchrun import add_common_arguments, peak_rss, summary, timed
+from benchrun import add_common_arguments, load_note, peak_rss, summary, timed
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -102,13 +102,15 @@ def corpus(args, work):
         "shapely, tolerance 10 Web Mercator m": [sys.executable, "-c", PEER, source, "10", "mercator"],
     }
     times = {name: [] for name in contenders}
+    cpus = {name: [] for name in contenders}
     calls = {name: [] for name in contenders}
     kept = {}
     for _ in range(args.runs):
         for name, command in contenders.items():
             output = work / (name.replace(" ", "_") + ".ndjson")
-            elapsed, printed = timed(command + [output], output)
+            elapsed, printed, cpu = timed(command + [output], output)
             times[name].append(elapsed)
+            cpus[name].append(cpu)
             if printed.strip():
                 report = json.loads(printed)
                 calls[name].append(report["call"])
@@ -117,10 +119,10 @@ def corpus(args, work):
                 kept[name] = kept_vertices(output)
     rss = {name: peak_rss(command + [work / "rss.ndjson"]) for name, command in contenders.items()}
     points = sum(len(json.loads(line)["geometry"]["coordinates"]) for line in open(source))
-    print(f"corpus: {source} ({points:,} points), median (min-max) of {args.runs} runs, seconds")
+    print(f"corpus: {source} ({points:,} points), median (min-max) of {args.runs} runs, seconds; {load_note()}")
     for name in contenders:
         call = f"  GEOS call alone {summary(calls[name])}" if calls[name] else ""
-        print(f"  {name:50} {summary(times[name])}{call}  kept {kept[name]:,}  peak RSS {rss[name]:.1f} MB")
+        print(f"  {name:50} {summary(times[name])}  CPU {summary(cpus[name])}{call}  kept {kept[name]:,}  peak RSS {rss[name]:.1f} MB")
     med = {name: statistics.median(values) for name, values in times.items()}
     call = {name: statistics.median(values) for name, values in calls.items() if values}
     for geo, peer in [("geo simplify --tolerance 10", "shapely, tolerance 10 m on the ground"),
@@ -147,15 +149,17 @@ def long_paths(args, work):
     for name, points in [("track", track(args.vertices)), ("spiral", spiral(args.vertices))]:
         path = work / f"{name}.geojson"
         path.write_text('{"type":"LineString","coordinates":[' + ",".join(f"[{x:.7f},{y:.7f}]" for x, y in points) + "]}\n")
-        geo_times, calls = [], []
+        geo_times, geo_cpus, calls = [], [], []
         output = work / f"{name}.out"
         for _ in range(args.runs):
-            geo_times.append(timed([args.geo, "simplify", "--tolerance", "5", path, "-o", output], output)[0])
+            elapsed, _, cpu = timed([args.geo, "simplify", "--tolerance", "5", path, "-o", output], output)
+            geo_times.append(elapsed)
+            geo_cpus.append(cpu)
             report = json.loads(timed([sys.executable, "-c", PEER_LONG, path, "5"], work / "none")[1])
             calls.append(report["call"])
         rss = peak_rss([args.geo, "simplify", "--tolerance", "5", path, "-o", output])
-        print(f"{name}: {args.vertices:,} vertices, tolerance 5 m, median (min-max) of {args.runs} runs, seconds")
-        print(f"  geo simplify (whole process)        {summary(geo_times)}  kept {kept_vertices(output):,}  peak RSS {rss:.1f} MB")
+        print(f"{name}: {args.vertices:,} vertices, tolerance 5 m, median (min-max) of {args.runs} runs, seconds; {load_note()}")
+        print(f"  geo simplify (whole process)        {summary(geo_times)}  CPU {summary(geo_cpus)}  kept {kept_vertices(output):,}  peak RSS {rss:.1f} MB")
         print(f"  shapely simplify (GEOS call alone)  {summary(calls)}  kept {report['kept']:,}")
 
 

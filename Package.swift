@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: [
             "CProj", "CCairo", "SystemLibraries", "JSONBytes", "Geometry", "GeoJSON", "Polyline", "GeoCommandLine", "Records", "Geodesy", "CommandKit", "GeoDispatcher",
             "EncodeCommand", "DecodeCommand", "LengthCommand", "InterpolateCommand", "CircleCommand", "SpansCommand",
-            "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand", "RunDeflate",
+            "Styles", "Drawing", "MapDrawing", "RenderCommand", "TilesCommand", "RunDeflate", "SimplifyCommand",
         ]),
     ]
 )

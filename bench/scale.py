@@ -3,6 +3,7 @@
 bytes as --jobs 1, and a slow consumer neither grows geo's memory nor loses data.
 
     python3 bench/scale.py [--gb 5] [--check-gb 1] [--geo PATH] [--only decode,length,...]
+                           [--slow-seconds S] [--remove-inputs]
 
 Inputs are built once in bench/out/ by repeating the shared corpus (bench/out/corpus, made by
 bench/run.py or ../shared/bench/make_corpus.py). Peak RSS comes from GNU time (%M, the command's
@@ -39,6 +40,19 @@ JOBS = {
     "spans": (["spans", "--style", "red", "--style", "blue", "--length", "5000"], "paths", 0.1),
     "spans-split": (["spans", "--split", "--style", "red", "--style", "gradient(red,blue)", "--length", "50000"], "paths", 0.1),
     "circle-to-polygon": (["circle-to-polygon", "--radius", "2000"], "points", 0.1),
+    # Issue 44's commands. locate --join: the corpus' first 200 paths as shapes (SHAPES), every
+    # property joined into each Point's matches within 1 km. The index's size is the shapes', not
+    # the stream's: the whole corpus as shapes (2 M vertices) takes ~140 MB, and nearest shapes
+    # without --within cost ~40 µs a Point against these, hours for 5 GB.
+    "simplify": (["simplify", "--tolerance", "10"], "paths", 1.0),
+    "bbox": (["bbox", "--geodesic"], "paths", 1.0),
+    "bbox-all": (["bbox", "--all"], "paths", 1.0),
+    "heading": (["heading", "--final"], "paths", 1.0),
+    "offset": (["offset", "--distance", "1000", "--heading", "45"], "paths", 1.0),
+    # --origin solves Newton's method with ~9 geodesic problems a step: 25x offset's time, so a
+    # twentieth of --gb (its memory does not depend on the size: the record pipeline's).
+    "offset-origin": (["offset", "--origin", "--distance", "1000", "--heading", "45"], "paths", 0.05),
+    "locate-join": (["locate", "--shapes", str(OUT / "scale-shapes.ndjson"), "--within", "1000", "--join", "*"], "points", 1.0),
 }
 
 
@@ -68,6 +82,16 @@ def build_input(kind, size_bytes):
             written += len(block)
     tmp.rename(path)
     return path
+
+
+SHAPES = 200
+
+
+def build_shapes():
+    """bench/out/scale-shapes.ndjson: the corpus' first SHAPES paths, for locate --shapes."""
+    with open(OUT / "corpus" / "paths.ndjson") as corpus, open(OUT / "scale-shapes.ndjson", "w") as shapes:
+        for _, line in zip(range(SHAPES), corpus):
+            shapes.write(line)
 
 
 def run_hashed(geo, args, source, consumer_delay=0.0, sample_rss=False):
@@ -121,13 +145,25 @@ def main():
     parser.add_argument("--check-gb", type=float, default=1, help="input size for the --jobs 1 / N comparison (GiB)")
     parser.add_argument("--geo", default=str(REPO / ".build/release/geo"))
     parser.add_argument("--only", default=",".join(JOBS))
-    parser.add_argument("--slow-seconds", type=float, default=30, help="how long the slow-consumer run lasts")
+    parser.add_argument("--slow-seconds", type=float, default=30, help="how long the slow-consumer run lasts (0: no such run)")
+    parser.add_argument("--remove-inputs", action="store_true", help="delete the repeated inputs at the end (they take --gb each)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    try:
+        return measure(args)
+    finally:
+        if args.remove_inputs:
+            for made in [*OUT.glob("scale-*mb"), *OUT.glob("scale-shapes.ndjson")]:
+                made.unlink()
+
+
+def measure(args):
     rows = []
     failed = False
     for name in args.only.split(","):
         geo_args, kind, share = JOBS[name]
+        if name == "locate-join":
+            build_shapes()
         big = build_input(kind, int(args.gb * share * (1 << 30)))
         seconds, peak, _, _ = run_hashed(args.geo, geo_args, big)
         mb = big.stat().st_size / (1 << 20)
@@ -144,6 +180,8 @@ def main():
     for name, mb, seconds, rate, peak, check_mb, same, check_peak in rows:
         print(f"| {name} | {mb:.0f} | {seconds:.1f} | {rate:.0f} | {peak:.1f} | {'identical' if same else 'DIFFERENT'} ({check_mb:.0f}) | {check_peak:.1f} |")
 
+    if args.slow_seconds <= 0:
+        return 1 if failed else 0
     # A slow consumer: geo must block on the pipe, its memory flat, the data whole.
     source = build_input("polylines", int(args.check_gb * (1 << 30)))
     expected = run_hashed(args.geo, ["decode"], source)[2]

@@ -185,6 +185,19 @@ public enum Dispatcher {
         }
     }
 
+    /// The built-ins that are filters, records in and records out (the others draw).
+    static var filters: [any GeoCommand.Type] { builtins.filter(isFilter) }
+
+    static func isFilter(_ command: any GeoCommand.Type) -> Bool { command is any StreamingCommand.Type }
+
+    /// Commands' names as prose lists them: "a, b and c". The man page's listings come from
+    /// `builtins` this way, so that a new command cannot be left out of them.
+    static func listed(_ commands: [any GeoCommand.Type]) -> String {
+        let names = commands.map { $0.description.name }
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// The program as its man pages and completions describe it.
     public static var program: ProgramDescription {
         ProgramDescription(
@@ -192,16 +205,15 @@ public enum Dispatcher {
             summary: "the geometry of map SDK shapes for shell pipelines",
             discussion: """
             geo brings the geometry behind the Google Maps SDK's shapes to shell pipelines: encoded \
-            paths (encode, decode), geodesic lengths (length), points along paths (interpolate), \
-            circles (circle-to-polygon), style spans (spans), areas (area), headings (heading), offsets \
-            (offset), bounding boxes (bbox), where points lie on paths and in polygons (locate), fewer vertices \
-            within a distance (simplify), pictures (render) and map tiles (tiles), computed exactly on the \
-            WGS84 ellipsoid with PROJ, or on the SDK's own sphere with --sphere 6371009.
+            paths, geodesic lengths and areas, points along paths, circles, style spans, headings, \
+            offsets, bounding boxes, where points lie on paths and in polygons, fewer vertices within a \
+            distance, pictures and map tiles, computed exactly on the WGS84 ellipsoid with PROJ, or on \
+            the SDK's own sphere with --sphere 6371009. Its commands: \(listed(builtins)).
 
-            Each command but render and tiles is a filter: newline-delimited GeoJSON (or encoded \
-            polylines) in, one record per line out, streaming, so that geo decode | geo length | jq \
-            works on inputs of any size. render and tiles read the same records and draw them, as one \
-            picture or as a pyramid of map tiles.
+            Of these, \(listed(filters)) are filters: newline-delimited GeoJSON (or encoded polylines) \
+            in, one record per line out, streaming, so that geo decode | geo length | jq works on inputs \
+            of any size; \(listed(builtins.filter { !isFilter($0) })) read the same records and draw \
+            them, as one picture or as a pyramid of map tiles.
 
             geo --help COMMAND is geo help COMMAND, and -- may come before the command (geo -- length \
             FILE). geo --version prints the version of geo and of the PROJ library it runs on, as in \

@@ -5,7 +5,9 @@ import Geometry
 import JSONBytes
 
 /// A small JSON value for what commands add to `properties` (a polyline, a length, a list of holes).
-public indirect enum JSONValue: Sendable {
+/// Not `indirect`: its arrays already hold their elements out of line, and an indirect case is a
+/// heap box per value, a malloc for every number of a list (`geo heading`'s two million).
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)

@@ -213,20 +213,41 @@ extension EdgeModel {
 
     // MARK: Projected edges
 
-    func nearestOnMercatorSegment(_ a: Position, _ b: Position, _ p: Position) -> (position: Position, distance: Double, along: Double) {
+    /// Where along the Web Mercator segment a→b (0...1) the point nearest to `p` is, and its
+    /// planar distance, given the three points' y (`WebMercator.measuredY` on this Earth's a):
+    /// `p` taken in the copy of the world (±360°) nearest the segment, which spans at most half
+    /// of it. The one arithmetic of projected nearest points, for callers that measure many
+    /// points against one segment with each y computed once (`geo simplify`).
+    @inlinable
+    public func mercatorSegmentDistance(_ a: Position, ya: Double, _ b: Position, yb: Double, _ p: Position, yp: Double) -> (t: Double, distance: Double) {
         let radiansToX = earth.a * .pi / 180
-        let ya = mercatorY(a.latitude), yb = mercatorY(b.latitude), yp = mercatorY(p.latitude)
         let dx = longitudeDifference(a.longitude, b.longitude) * radiansToX, dy = yb - ya
         let length2 = dx * dx + dy * dy
-        // p in the copy of the world nearest the segment (which spans at most half of it).
         let xp0 = longitudeDifference(a.longitude, p.longitude) * radiansToX
         let world = 360 * radiansToX
+        let west = min(0, dx), east = max(0, dx)
         var best: (t: Double, distance: Double) = (0, .infinity)
-        for xp in [xp0, xp0 - world, xp0 + world] {
+        @inline(__always) func consider(_ xp: Double) {
+            // A copy farther across than the best distance cannot be nearer (hypot ≥ its
+            // larger side, within a rounding): most copies are skipped without one.
+            let across = xp < west ? west - xp : xp > east ? xp - east : 0
+            guard across * (1 - 1e-15) <= best.distance else { return }
             let t = length2 > 0 ? min(1, max(0, (xp * dx + (yp - ya) * dy) / length2)) : 0
             let distance = hypot(xp - t * dx, yp - (ya + t * dy))
             if distance < best.distance { best = (t, distance) }
         }
+        consider(xp0)
+        consider(xp0 - world)
+        consider(xp0 + world)
+        return best
+    }
+
+    func nearestOnMercatorSegment(_ a: Position, _ b: Position, _ p: Position) -> (position: Position, distance: Double, along: Double) {
+        let ya = mercatorY(a.latitude), yb = mercatorY(b.latitude)
+        let best = mercatorSegmentDistance(a, ya: ya, b, yb: yb, p, yp: mercatorY(p.latitude))
+        let radiansToX = earth.a * .pi / 180
+        let dx = longitudeDifference(a.longitude, b.longitude) * radiansToX, dy = yb - ya
+        let length2 = dx * dx + dy * dy
         let along = best.t * length2.squareRoot()
         if best.t == 0 { return (Position(longitude: normalizedLongitude(a.longitude), latitude: a.latitude), best.distance, 0) }
         if best.t == 1 { return (Position(longitude: normalizedLongitude(b.longitude), latitude: b.latitude), best.distance, along) }

@@ -86,13 +86,14 @@ public struct HeadingHandler: PathHandler {
     }
 
     /// One path's headings, segment by segment; a ring's closing segment when it is not closed.
+    /// The arrival list stays empty without --final.
     func headings(of path: Path, closed: Bool) throws -> (JSONValue, JSONValue) {
         try model.validate(path)
         var initial: [JSONValue] = [], arrival: [JSONValue] = []
         func add(_ a: Position, _ b: Position) {
             let pair = model.headings(from: a, to: b)
             initial.append(pair.map { .number($0.initial) } ?? .null)
-            arrival.append(pair.map { .number($0.final) } ?? .null)
+            if final { arrival.append(pair.map { .number($0.final) } ?? .null) }
         }
         for index in path.indices.dropFirst() { add(path[index - 1], path[index]) }
         if closed, path.count > 1, let first = path.first, let last = path.last, first != last { add(last, first) }

@@ -19,23 +19,37 @@ enum EdgeDistance: Sendable {
 /// the range it was cut from, so that keys come out in falling order and the vertices kept
 /// after any number of steps are exactly what Douglas–Peucker keeps at that tolerance). The
 /// caller's `accept` says when to stop. An explicit heap instead of recursion: a 1,000,000
-/// vertex spiral (every range cut one vertex from its end) costs no stack.
+/// vertex spiral (every range cut one vertex from its end) costs no stack. With a tolerance
+/// (`floor` > 0) a key may be a lower bound of that distance above the tolerance: which ranges
+/// are cut, and where, is all a tolerance asks, and that stays exact.
 struct DouglasPeucker {
     let parts: [Part]
     let distance: EdgeDistance
-    /// Each part's positions as unit vectors, for the spherical bound (empty without one).
-    let vectors: [[SIMD3<Double>]]
-    let bound: SphericalBound?
+    /// The edges' model, read in place for each range (binding it out of `distance` would copy
+    /// it, retaining its PROJ state, on every range).
+    let model: EdgeModel
+    /// Each part's positions on the conformal sphere, for the bound (empty without one).
+    let vertices: [[SIMD4<Double>]]
+    let bound: ConformalBound?
+    /// Each part's Web Mercator y, computed once, for projected edges (empty otherwise).
+    let mercatorY: [[Double]]
 
-    init(parts: [Part], distance: EdgeDistance) {
+    /// `bound`: nil measures every vertex exactly (what the bound must agree with).
+    init(parts: [Part], distance: EdgeDistance, model: EdgeModel, bound: ConformalBound?) {
         self.parts = parts
         self.distance = distance
-        if case .edge(let model) = distance, let bound = SphericalBound(model: model) {
+        self.model = model
+        if case .edge = distance, let bound {
             self.bound = bound
-            vectors = parts.map { $0.positions.map(SphericalBound.unitVector) }
+            vertices = parts.map { $0.positions.map(bound.vertex) }
         } else {
-            bound = nil
-            vectors = []
+            self.bound = nil
+            vertices = []
+        }
+        if case .edge = distance, model.kind == .projected {
+            mercatorY = parts.map { $0.positions.map { WebMercator.measuredY(latitude: $0.latitude, radius: model.earth.a) } }
+        } else {
+            mercatorY = []
         }
     }
 
@@ -62,12 +76,15 @@ struct DouglasPeucker {
         for index in selected where parts[index].positions.count > 2 {
             let top = Range(key: .infinity, part: index, low: 0, high: parts[index].positions.count - 1, vertex: -1)
             var forced = Heap(before: heap.before)
-            forced.push(evaluate(top, cap: .infinity, floor: 0, &scratch))
+            // The order of forced vertices needs exact keys; without any, `floor` serves.
+            forced.push(evaluate(top, cap: .infinity, floor: parts[index].minimum > 2 ? 0 : floor, &scratch))
             var count = 2
             while count < parts[index].minimum, let range = forced.pop() {
                 kept[index][range.vertex] = true
                 count += 1
-                for child in children(of: range, floor: 0, &scratch) { forced.push(child) }
+                let (left, right) = children(of: range, floor: 0, &scratch)
+                if let left { forced.push(left) }
+                if let right { forced.push(right) }
             }
             while let range = forced.pop() { heap.push(range) }
         }
@@ -84,7 +101,25 @@ struct DouglasPeucker {
             guard range.vertex >= 0 else { continue }
             guard accept(range.key, range.part, range.low, range.vertex, range.high) else { break }
             kept[range.part][range.vertex] = true
-            for child in children(of: range, floor: floor, &scratch) { heap.push(child) }
+            let (left, right) = children(of: range, floor: floor, &scratch)
+            if let left { heap.push(left) }
+            if let right { heap.push(right) }
+        }
+    }
+
+    /// Keeps every vertex Douglas–Peucker keeps at `tolerance`, after `start(floor: tolerance)`:
+    /// each range whose farthest vertex is farther than the tolerance is cut there. Which ranges
+    /// are cut does not depend on the order they are cut in, so a stack serves, not the heap.
+    func cut(_ heap: inout Heap, kept: inout [[Bool]], over tolerance: Double) {
+        var stack: [Range] = []
+        while let range = heap.pop() { stack.append(range) }
+        var scratch = Scratch()
+        while let range = stack.popLast() {
+            guard range.vertex >= 0, range.key > tolerance else { continue }
+            kept[range.part][range.vertex] = true
+            let (left, right) = children(of: range, floor: tolerance, &scratch)
+            if let left { stack.append(left) }
+            if let right { stack.append(right) }
         }
     }
 
@@ -96,15 +131,19 @@ struct DouglasPeucker {
         return range.vertex >= 0 ? range.vertex : nil
     }
 
-    func children(of range: Range, floor: Double, _ scratch: inout Scratch) -> [Range] {
-        [Range(key: range.key, part: range.part, low: range.low, high: range.vertex, vertex: -1),
-         Range(key: range.key, part: range.part, low: range.vertex, high: range.high, vertex: -1)]
-            .filter { $0.high - $0.low > 1 }
-            .map { evaluate($0, cap: range.key, floor: floor, &scratch) }
+    /// The two ranges either side of the range's farthest vertex, evaluated (those with a
+    /// vertex inside).
+    func children(of range: Range, floor: Double, _ scratch: inout Scratch) -> (Range?, Range?) {
+        func child(_ low: Int, _ high: Int) -> Range? {
+            guard high - low > 1 else { return nil }
+            return evaluate(Range(key: range.key, part: range.part, low: low, high: high, vertex: -1), cap: range.key, floor: floor, &scratch)
+        }
+        return (child(range.low, range.vertex), child(range.vertex, range.high))
     }
 
-    /// A buffer reused from range to range.
+    /// Buffers reused from range to range.
     struct Scratch {
+        var chords: [Double] = []
         var candidates: [(bound: Double, vertex: Int)] = []
     }
 
@@ -129,8 +168,8 @@ struct DouglasPeucker {
             }
             result.vertex = vertex
             result.key = min(best, cap)
-        case .edge(let model):
-            let (vertex, farthest) = farthestOnEdges(model, range, path, floor: floor, &scratch)
+        case .edge:
+            let (vertex, farthest) = farthestOnEdges(range, path, floor: floor, &scratch)
             result.vertex = vertex
             result.key = min(farthest, cap)
         }
@@ -138,35 +177,85 @@ struct DouglasPeucker {
     }
 
     /// The farthest vertex from the geodesic (or rhumb, or Mercator) edge low→high, exactly. For
-    /// geodesics a cheap spherical distance with an error bound picks the vertices worth an
-    /// exact distance (see `SphericalBound`); the result is what measuring all of them exactly
-    /// gives.
-    func farthestOnEdges(_ model: EdgeModel, _ range: Range, _ path: Path, floor: Double, _ scratch: inout Scratch) -> (Int, Double) {
+    /// geodesics the conformal bound picks the vertices worth an exact distance; the result is
+    /// what measuring all of them exactly gives.
+    func farthestOnEdges(_ range: Range, _ path: Path, floor: Double, _ scratch: inout Scratch) -> (Int, Double) {
         let a = path[range.low], b = path[range.high]
+        if model.kind == .projected { return farthestOnSegment(range, path) }
         func exact(_ k: Int) -> Double { model.nearestPoint(onEdgeFrom: a, to: b, near: path[k]).distance }
-        let vectors = bound == nil ? [] : self.vectors[range.part]
-        guard let bound, let edge = bound.edge(vectors[range.low], vectors[range.high]) else {
+        if let bound, let found = vertices[range.part].withUnsafeBufferPointer({
+            farthestByBound(bound, $0, range, floor: floor, &scratch, exact)
+        }) {
+            return found
+        }
+        var best = -1.0, vertex = -1
+        for k in (range.low + 1)..<range.high {
+            let d = exact(k)
+            if d > best { best = d; vertex = k }
+        }
+        return (vertex, best)
+    }
+
+    /// The farthest vertex from the Web Mercator segment low→high: `EdgeModel.nearestPoint`'s
+    /// own arithmetic, with each vertex's y computed once instead of once per range.
+    func farthestOnSegment(_ range: Range, _ path: Path) -> (Int, Double) {
+        mercatorY[range.part].withUnsafeBufferPointer { y in
+            let a = path[range.low], b = path[range.high], ya = y[range.low], yb = y[range.high]
             var best = -1.0, vertex = -1
             for k in (range.low + 1)..<range.high {
-                let d = exact(k)
+                let d = model.mercatorSegmentDistance(a, ya: ya, b, yb: yb, path[k], yp: y[k]).distance
                 if d > best { best = d; vertex = k }
             }
             return (vertex, best)
         }
-        // The largest lower bound: the farthest vertex is at least that far, so only vertices
-        // whose upper bound reaches it can be the farthest.
-        var highestLow = 0.0, highestHigh = 0.0
-        for k in (range.low + 1)..<range.high {
-            let (low, high) = edge.bounds(vectors[k])
-            highestLow = max(highestLow, low)
-            highestHigh = max(highestHigh, high)
+    }
+
+    /// The farthest vertex by the conformal bound, nil where the bound does not apply (an edge
+    /// or a distance too long for it). Only vertices whose upper bound reaches the largest lower
+    /// bound can be the farthest; they get exact distances, the largest upper bound first, until
+    /// the next cannot beat the best. With `floor` > 0 (a tolerance: only whether a range is cut
+    /// and where matters, not its key's exact value) a single such vertex whose lower bound is
+    /// over the floor is the farthest with no exact distance, its lower bound the key; a range
+    /// whose upper bounds are all within the floor is not cut (vertex -1).
+    func farthestByBound(_ bound: ConformalBound, _ vertices: UnsafeBufferPointer<SIMD4<Double>>, _ range: Range, floor: Double,
+                         _ scratch: inout Scratch, _ exact: (Int) -> Double) -> (Int, Double)? {
+        guard let arc = bound.edge(vertices[range.low], vertices[range.high]) else { return nil }
+        // Pass 1, cheap: each vertex's squared chord to the arc, the largest, the largest 1/k.
+        let first = range.low + 1, count = range.high - first
+        if scratch.chords.count < count { scratch.chords = [Double](repeating: 0, count: max(count, 2 * scratch.chords.count)) }
+        var top = first, topChord = -1.0, largestInverse = 0.0
+        var highestLow = 0.0, highestHigh = 0.0, lowest = top
+        let bounded = scratch.chords.withUnsafeMutableBufferPointer { chords in
+            for offset in 0..<count {
+                let vertex = vertices[first + offset]
+                let q = arc.chordSquared(vertex)
+                chords[offset] = q
+                if q > topChord { topChord = q; top = first + offset }
+                largestInverse = max(largestInverse, vertex.w)
+            }
+            let topDistance = arc.distance(chordSquared: topChord)
+            guard let rho = arc.rho(topDistance) else { return false }
+            // ρ grows with the distance: the top's holds for every vertex of the range.
+            let topLow = arc.bounds(distance: topDistance, inverseScale: vertices[top].w, rho: rho).low
+            // A vertex's upper bound is at most (D + δ)·largestInverse/(1 − ρ): below topLow, it
+            // is not the farthest. The spherical distance that takes, as a squared chord, less a hair.
+            let needed = topLow * (1 - rho) / largestInverse / (1 + 1e-9) - arc.deviation
+            let threshold = arc.chordSquared(distance: needed) * (1 - 1e-9)
+            // Pass 2: the bounds of the rest.
+            scratch.candidates.removeAll(keepingCapacity: true)
+            for offset in 0..<count where chords[offset] >= threshold {
+                let k = first + offset
+                let (low, high) = arc.bounds(distance: arc.distance(chordSquared: chords[offset]), inverseScale: vertices[k].w, rho: rho)
+                if low > highestLow { highestLow = low; lowest = k }
+                highestHigh = max(highestHigh, high)
+                scratch.candidates.append((high, k))
+            }
+            return true
         }
+        guard bounded else { return nil }
         if highestHigh <= floor { return (-1, highestHigh) }
-        scratch.candidates.removeAll(keepingCapacity: true)
-        for k in (range.low + 1)..<range.high {
-            let high = edge.bounds(vectors[k]).high
-            if high >= highestLow { scratch.candidates.append((high, k)) }
-        }
+        scratch.candidates.removeAll { $0.bound < highestLow }
+        if floor > 0 && scratch.candidates.count == 1 && highestLow > floor { return (lowest, highestLow) }
         scratch.candidates.sort { $0.bound != $1.bound ? $0.bound > $1.bound : $0.vertex < $1.vertex }
         var best = -1.0, vertex = -1
         for (high, k) in scratch.candidates {
@@ -201,83 +290,4 @@ func haversineDistance(_ a: Position, _ b: Position, radius: Double) -> Double {
     let lat1 = a.latitude * radians, lat2 = b.latitude * radians
     let h = hav(lat1 - lat2) + hav((a.longitude - b.longitude) * radians) * cos(lat1) * cos(lat2)
     return radius * 2 * asin(min(1, h.squareRoot()))
-}
-
-/// A cheap bound on the geodesic distance from a point to a geodesic edge, from the same
-/// question on a sphere of radius a (unit vectors of the geodetic latitude and longitude, the
-/// distance to the great-circle arc). Two facts bound the error:
-/// - Distances: on the ellipsoid ds² = M²dφ² + N²cos²φ dλ², on the sphere a²(dφ² + cos²φ dλ²),
-///   and M, N lie between a(1−e²) (M at the equator) and a/√(1−e²) (M and N at a pole), so any
-///   curve's length, hence any distance, differs by a factor within [1−e², 1/√(1−e²)].
-/// - Edges: the geodesic, drawn on the sphere, strays from the great-circle arc between its ends
-///   by at most 6.6e-11·L² metres on WGS84 for L up to 10,000 km (measured with geographiclib over
-///   random edges at every latitude; 1,956 m at 15,000 km); `deviation` allows 3e-10·L² scaled
-///   by the flattening, and edges over 10,000 km are measured exactly.
-/// So the exact distance d and the spherical one d̃ satisfy (1−e²)(d̃ − δ) ≤ d ≤ (d̃ + δ)/√(1−e²).
-/// The bound only chooses which vertices get an exact distance; every distance compared with
-/// the tolerance or another is exact, so the result is that of measuring every vertex exactly.
-struct SphericalBound {
-    let radius: Double
-    let below: Double
-    let above: Double
-    let deviationFactor: Double
-
-    init?(model: EdgeModel) {
-        guard model.kind == .geodesic, model.earth.f >= 0, model.earth.f < 0.01 else { return nil }
-        radius = model.earth.a
-        let e2 = model.earth.e2
-        below = (1 - e2) * (1 - 1e-12)
-        above = 1 / (1 - e2).squareRoot() * (1 + 1e-12)
-        deviationFactor = 3e-10 * max(1, model.earth.f / (1 / 298.257223563)) * 6378137 / model.earth.a
-    }
-
-    static func unitVector(_ p: Position) -> SIMD3<Double> {
-        let (sinLatitude, cosLatitude) = sincosDegrees(p.latitude)
-        let (sinLongitude, cosLongitude) = sincosDegrees(p.longitude)
-        return SIMD3(cosLatitude * cosLongitude, cosLatitude * sinLongitude, sinLatitude)
-    }
-
-    /// The arc from `a` to `b`, or nil when it is too long for the bound.
-    func edge(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Arc? {
-        let normal = cross(a, b)
-        let sine = length(normal)
-        let angle = atan2(sine, dot(a, b))
-        let arc = angle * radius
-        guard arc <= 1e7 else { return nil }
-        // Ends closer than a micrometre: the edge is a point.
-        let isPoint = sine * radius < 1e-6
-        let deviation = deviationFactor * arc * arc + 1e-6
-        return Arc(a: a, b: b, normal: isPoint ? .zero : normal / sine, isPoint: isPoint, bound: self, deviation: deviation)
-    }
-
-    struct Arc {
-        let a: SIMD3<Double>
-        let b: SIMD3<Double>
-        let normal: SIMD3<Double>
-        let isPoint: Bool
-        let bound: SphericalBound
-        let deviation: Double
-
-        /// Lower and upper bounds on the exact distance from `p` to the edge, metres.
-        @inline(__always)
-        func bounds(_ p: SIMD3<Double>) -> (low: Double, high: Double) {
-            let angle: Double
-            if !isPoint && dot(cross(a, p), normal) >= 0 && dot(cross(p, b), normal) >= 0 {
-                angle = asin(min(1, abs(dot(p, normal))))
-            } else {
-                angle = min(between(p, a), isPoint ? .infinity : between(p, b))
-            }
-            let spherical = angle * bound.radius
-            return (max(0, (spherical - deviation) * bound.below), (spherical + deviation) * bound.above)
-        }
-
-        @inline(__always)
-        func between(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> Double { atan2(length(cross(u, v)), dot(u, v)) }
-    }
-}
-
-@inline(__always) func dot(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> Double { (u * v).sum() }
-@inline(__always) func length(_ u: SIMD3<Double>) -> Double { dot(u, u).squareRoot() }
-@inline(__always) func cross(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x)
 }

@@ -10,6 +10,8 @@ struct Simplifier: Sendable {
     let method: Simplify.Method
     let amount: Simplify.Amount
     let distance: EdgeDistance
+    /// Picks which geodesic distances Douglas–Peucker computes exactly (nil: all of them).
+    let bound: ConformalBound?
 
     func simplify(_ geometry: Geometry?) throws -> Geometry? {
         var parts: [Part] = []
@@ -70,7 +72,7 @@ struct Simplifier: Sendable {
         }
         let restore: (Int, Int, Int) -> Int?
         if method == .dp {
-            let dp = DouglasPeucker(parts: parts, distance: distance)
+            let dp = DouglasPeucker(parts: parts, distance: distance, model: model, bound: bound)
             try douglasPeucker(dp, parts, &kept)
             restore = { part, low, high in dp.farthest(part: part, low: low, high: high) }
         } else {
@@ -98,7 +100,7 @@ struct Simplifier: Sendable {
         switch amount {
         case .tolerance(let tolerance):
             var heap = dp.start(parts.indices, kept: &kept, floor: tolerance)
-            dp.expand(&heap, kept: &kept, floor: tolerance) { key, _, _, _, _ in key > tolerance }
+            dp.cut(&heap, kept: &kept, over: tolerance)
         case .maxPoints(let most):
             for part in parts.indices {
                 var heap = dp.start([part], kept: &kept, floor: 0)

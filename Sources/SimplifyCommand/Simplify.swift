@@ -42,7 +42,7 @@ public struct Simplify: StreamingCommand {
         line, on radius R): --sphere 6371009 gives the Maps utility library's results.
 
         Accuracy: Douglas-Peucker distances are exact on the ellipsoid (PROJ's geodesics, the \
-        nearest point on each edge to 1 mm); a cheap spherical bound picks which vertices need \
+        nearest point on each edge to 1 mm); a cheap bound on the conformal sphere picks which vertices need \
         them and never changes the result. Removed vertices therefore lie within D of the \
         simplified path (dp). Output positions are input positions, copied exactly.
         """,
@@ -110,7 +110,8 @@ public struct Simplify: StreamingCommand {
         stream = try StreamOptions.configuration(arguments, jsonOutput: format.isGeoJSON)
         handler = SimplifyHandler(input: try PathInputFormat(arguments), output: format, simplifier:
             Simplifier(model: model, method: method, amount: amount,
-                       distance: model.earth.isSphere && model.kind == .geodesic ? .polyUtil(radius: model.earth.a) : .edge(model)))
+                       distance: model.earth.isSphere && model.kind == .geodesic ? .polyUtil(radius: model.earth.a) : .edge(model),
+                       bound: ConformalBound(model: model)))
     }
 }
 

@@ -95,6 +95,26 @@ def test_every_listing_of_the_commands_names_all_of_them(where):
     assert missing == [], f"{where} does not name {missing}"
 
 
+def test_the_readme_has_a_row_for_every_command_and_no_other():
+    """The README's table of commands against the binary's list: a new command needs its row."""
+    rows = re.findall(r"^\| `geo ([a-z-]+)", (REPO / "README.md").read_text(), re.M)
+    assert sorted(set(rows) - {"completion"}) == sorted(BUILTINS)
+
+
+# Paragraphs of docs/records.md that name, in their first parenthesis, the commands taking an
+# option, and how `geo COMMAND --help` declares that option: the two must name the same commands.
+OPTION_LISTINGS = {"**`--digits N`**": r"^\s+--digits N\b", "**`--to polyline`**": r"^\s+--to geojson\|polyline\b"}
+
+
+@pytest.mark.parametrize("paragraph", OPTION_LISTINGS)
+def test_records_md_names_every_command_that_takes_an_option(paragraph):
+    text = (REPO / "docs/records.md").read_text().split(paragraph, 1)[1]
+    named = set(re.findall(r"`([a-z-]+)`", text.split(")", 1)[0]))
+    declaring = {command for command in BUILTINS if re.search(OPTION_LISTINGS[paragraph], subprocess.run(
+        [GEO, command, "--help"], capture_output=True, text=True, check=True).stdout, re.M)}
+    assert named == declaring
+
+
 # --- bash ---------------------------------------------------------------------------------------
 
 def bash_complete(words, tmp_path, env_extra=None):

@@ -152,6 +152,13 @@ package enum DisplayList {
             for _ in 0..<Int(reader.u32()) { body((0..<Int(reader.u32())).map { _ in reader.pathBytes() }) }
         }
 
+        /// Every path of the shape, read in place, and whether its vertices are joined by edges
+        /// (not for points), members of a collection included.
+        package func forEachPath(_ body: (PathBytes, _ hasEdges: Bool) -> Void) {
+            var reader = Reader(bytes: bytes)
+            reader.forEachPath(body)
+        }
+
         /// Each path of a line or lines, read in place; nothing for any other shape.
         package func forEachLinePath(_ body: (PathBytes) -> Void) {
             var reader = Reader(bytes: bytes)
@@ -209,6 +216,20 @@ package enum DisplayList {
         }
 
         mutating func path() -> ProjectedPath { pathBytes().decoded }
+
+        /// The paths of the shape here, read in place, as `ShapeBytes.forEachPath` gives them.
+        mutating func forEachPath(_ body: (PathBytes, Bool) -> Void) {
+            let tag = Tag(rawValue: bytes[position])
+            position += 1
+            switch tag {
+            case .points: for _ in 0..<Int(u32()) { body(pathBytes(), false) }
+            case .line: body(pathBytes(), true)
+            case .lines: for _ in 0..<Int(u32()) { body(pathBytes(), true) }
+            case .polygons: for _ in 0..<Int(u32()) { for _ in 0..<Int(u32()) { body(pathBytes(), true) } }
+            case .collection: for _ in 0..<Int(u32()) { forEachPath(body) }
+            case .noShape, nil: return
+            }
+        }
 
         mutating func paths() -> [ProjectedPath] {
             (0..<Int(u32())).map { _ in path() }

@@ -51,7 +51,7 @@ final class Partitioner: @unchecked Sendable {
                 guard failure == nil else { return }
                 features += 1
                 let style = styles.style(properties)
-                extend(encoded.shape, curved: drawing.allCurved || style.geodesic)
+                extend(encoded, curved: drawing.allCurved || style.geodesic)
                 do throws(RunFailure) {
                     let offset = try partition.keep(whole)
                     for index in 0..<entries {
@@ -77,25 +77,20 @@ final class Partitioner: @unchecked Sendable {
         }
     }
 
-    private func extend(_ shape: Shape?, curved: Bool) {
-        func path(_ path: ProjectedPath, edges: Bool) {
+    /// Adds the shape's positions and edges to the cover, read where they lie (this thread
+    /// takes every record in turn: decoding each shape into arrays cost it more than the rest).
+    private func extend(_ shape: DisplayList.ShapeBytes, curved: Bool) {
+        shape.forEachPath { path, hasEdges in
             var previous: Position?
-            for position in path.positions {
+            for index in 0..<path.count {
+                let position = Position(longitude: path.longitude(index), latitude: path.latitude(index))
                 cover.add(position)
-                if edges, let a = previous {
+                if hasEdges, let a = previous {
                     cover.addEdge(a, position, latitudes: curved ? drawing.model.latitudeRange(ofEdgeFrom: a, to: position)
                                   : min(a.latitude, position.latitude)...max(a.latitude, position.latitude))
                 }
                 previous = position
             }
-        }
-        switch shape {
-        case nil: return
-        case .points(let paths): paths.forEach { path($0, edges: false) }
-        case .lines(let paths): paths.forEach { path($0, edges: true) }
-        case .line(let line): path(line, edges: true)
-        case .polygons(let polygons): polygons.forEach { $0.forEach { path($0, edges: true) } }
-        case .collection(let members): members.forEach { extend($0, curved: curved) }
         }
     }
 

@@ -221,9 +221,7 @@ package final class Painter {
         var rings: [[Pixel]] = []
         for polygon in polygons {
             for (index, ring) in polygon.enumerated() {
-                if let points = oriented(joinedAlongTheHorizon(tracer.trace(ring, curved: curved, closed: true)), outer: index == 0, style) {
-                    rings.append(points)
-                }
+                rings += filled(tracer.trace(ring, curved: curved, closed: true), outer: index == 0, style)
             }
         }
         canvas.fill(rings, colour: style.fill)
@@ -260,8 +258,7 @@ package final class Painter {
                 let stretches = tracer.trace(path, curved: false, closed: true)
                 // One stretch, a point a vertex, when the ring is not cut at ±180: its anchors hold.
                 let uncut = stretches.count == 1 && stretches[0].points.count == path.positions.count
-                let points = Canvas.merged(joinedAlongTheHorizon(stretches), anchors: uncut ? anchors : [0])
-                if let points = oriented(points, outer: index == 0, style, projectedArea: uncut ? ring.signedArea : nil) { rings.append(points) }
+                rings += filled(stretches, outer: index == 0, style, anchors: uncut ? anchors : [0], projectedArea: uncut ? ring.signedArea : nil)
                 outlines.append(ring.outline(near: region))
             }
         }
@@ -270,6 +267,37 @@ package final class Painter {
         for ring in outlines {
             strokeAsOne(ring.flatMap { tracer.trace($0, curved: false, skipCuts: true).map(\.points) }, colour: colour, style)
         }
+    }
+
+    /// The rings to fill for one ring's stretches, oriented: on a map torn at ±180, a ring cut
+    /// there joined across the tear and drawn at its place and a world to each side (`TornRing`);
+    /// else one ring, joined along a globe's horizon. `anchors`: the points are thinned here, from
+    /// each anchor anew (`Canvas.merged`), for a fill told they are.
+    private func filled(_ stretches: [Stretch], outer: Bool, _ style: FeatureStyle, anchors: [Int]? = nil,
+                        projectedArea: Double? = nil) -> [[Pixel]] {
+        func thinned(_ points: [Pixel]) -> [Pixel] { anchors.map { Canvas.merged(points, anchors: $0) } ?? points }
+        guard tracer.frame.torn, stretches.count > 1 else {
+            return oriented(thinned(joinedAlongTheHorizon(stretches)), outer: outer, style, projectedArea: projectedArea).map { [$0] } ?? []
+        }
+        let map = mapEdges
+        guard map.world.isFinite else { return oriented(thinned(stretches.flatMap(\.points)), outer: outer, style).map { [$0] } ?? [] }
+        let ring = TornRing.joined(stretches.map(\.points), world: map.world, poles: map.poles).points
+        guard let points = oriented(thinned(ring), outer: outer, style) else { return [] }
+        return TornRing.copies(points, world: map.world, west: map.west, east: map.west + map.world)
+    }
+
+    /// The width of the map torn at ±180, its west edge, and the y of its top and bottom edges,
+    /// in pixels.
+    private var mapEdges: (world: Double, west: Double, poles: (top: Double, bottom: Double)) {
+        let frame = tracer.frame, view = tracer.view, centre = frame.centre ?? 0
+        func pixel(_ longitude: Double, _ latitude: Double) -> Pixel? {
+            frame.project(Position(longitude: longitude, latitude: latitude)).map { view.pixel(x: $0.x, y: $0.y) }
+        }
+        guard let east = pixel(centre + 180, 0), let west = pixel(centre - 180, 0),
+              let top = pixel(centre, frame.latitudeLimit), let bottom = pixel(centre, -frame.latitudeLimit) else {
+            return (.infinity, 0, (0, 0))
+        }
+        return (east.x - west.x, west.x, (top.y, bottom.y))
     }
 
     /// A ring's visible stretches as one ring to fill. Where the ring goes behind a globe

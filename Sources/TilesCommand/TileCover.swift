@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Drawing
 import Geodesy
 import Geometry
 import MapDrawing
@@ -251,37 +252,33 @@ struct TileCover {
     private mutating func addInterior(_ rings: [ProjectedPath], curved: Bool) {
         var crossings: [Int: [Double]] = [:]
         for ring in rings {
-            // The ring as it is filled: where an edge is cut at ±180, the tracer's stretches are
-            // joined from one side of the world to the other (an edge along the cut's parallel,
-            // which crosses no row).
-            // The edges that join them are edges of the fill: the tiles they cross are not
-            // wholly inside it.
-            var points: [(x: Double, y: Double)] = []
-            var joins: [((x: Double, y: Double), (x: Double, y: Double))] = []
+            // The ring as it is filled (`TornRing`, as the painter fills it): cut at ±180 into
+            // stretches, joined again past the edge of the world and closed round a pole when it
+            // goes round the world, at its place and a world to each side. The edges that close
+            // it round a pole are edges of the fill: the tiles they cross are not wholly inside.
+            var stretches: [[Pixel]] = []
             pieces(ring, closed: true, curved: curved) { a, b in
-                if let last = points.last, last.x != a.x || last.y != a.y {
-                    joins.append((last, a))
-                    points.append(a)
-                }
-                if points.isEmpty { points.append(a) }
-                points.append(b)
+                if stretches.isEmpty || stretches[stretches.count - 1].last != Pixel(a.x, a.y) { stretches.append([Pixel(a.x, a.y)]) }
+                stretches[stretches.count - 1].append(Pixel(b.x, b.y))
             }
-            if let first = points.first, let last = points.last, first.x != last.x || first.y != last.y {
-                joins.append((last, first))
-                points.append(first)
+            var (points, closing) = TornRing.joined(stretches, world: worldWidth, poles: (0, worldWidth))
+            guard let start = points.first, points.count > 2 else { continue }
+            if points[points.count - 1] != start { points.append(start) }
+            for shift in [0, -worldWidth, worldWidth] {
+                for (a, b) in closing { addSegment((a.x + shift, a.y), (b.x + shift, b.y), reach: 1) }
             }
-            for (a, b) in joins { addSegment(a, b, reach: 1) }
-            guard points.count > 2 else { continue }
-            for k in 1..<points.count {
-                let a = points[k - 1], b = points[k]
-                guard a.y != b.y else { continue }
-                let low = min(a.y, b.y), high = max(a.y, b.y)
-                // Row centres at (r + 0.5) × 256 in [low, high).
-                let first = max(0, Int((low / 256 - 0.5).rounded(.up))), lastRow = min(last, Int((high / 256 - 0.5).rounded(.up)) - 1)
-                guard first <= lastRow else { continue }
-                for row in first...lastRow {
-                    let y = (Double(row) + 0.5) * 256
-                    crossings[row, default: []].append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
+            for copy in TornRing.copies(points, world: worldWidth, west: 0, east: worldWidth).map({ $0 + [$0[0]] }) {
+                for k in 1..<copy.count {
+                    let a = (x: copy[k - 1].x, y: copy[k - 1].y), b = (x: copy[k].x, y: copy[k].y)
+                    guard a.y != b.y else { continue }
+                    let low = min(a.y, b.y), high = max(a.y, b.y)
+                    // Row centres at (r + 0.5) × 256 in [low, high).
+                    let first = max(0, Int((low / 256 - 0.5).rounded(.up))), lastRow = min(last, Int((high / 256 - 0.5).rounded(.up)) - 1)
+                    guard first <= lastRow else { continue }
+                    for row in first...lastRow {
+                        let y = (Double(row) + 0.5) * 256
+                        crossings[row, default: []].append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
+                    }
                 }
             }
         }

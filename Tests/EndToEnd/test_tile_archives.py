@@ -22,7 +22,9 @@ from test_tiles import HALF, MERCATOR, SCENE, feature, line, point, tiles, writt
 
 
 # A filled polygon over most of the world: with --empty, thousands of tiles, a few dozen distinct.
-FILLED = [feature({"type": "Polygon", "coordinates": [[[-170, -70], [170, -70], [170, 70], [-170, 70], [-170, -70]]]},
+# Most of the world: its edges along the parallels have a vertex at 0, since an edge from -170 to
+# 170 takes the short way, across ±180 (the Maps SDK's convention, and geo's).
+FILLED = [feature({"type": "Polygon", "coordinates": [[[-170, -70], [0, -70], [170, -70], [170, 70], [0, 70], [-170, 70], [-170, -70]]]},
                   fill="#3060c0", **{"stroke-width": 0})]
 
 
@@ -90,7 +92,7 @@ def test_pmtiles_filled_polygon_is_runs_of_one_blob_and_scale_2_is_as_the_direct
     archive, _ = tiles(tmp_path, FILLED, ["--zoom", "0-7", "--empty"], out="fill.pmtiles")
     directory, _ = tiles(tmp_path, FILLED, ["--zoom", "0-7", "--empty"], out="fill")
     header, _, entries, _ = check_archive(archive, written(directory), (0, 7))
-    assert header["addressed_tiles_count"] > 12000
+    assert header["addressed_tiles_count"] > 11000
     assert header["tile_contents_count"] < 100 and len(entries) < header["addressed_tiles_count"] / 10
     assert max(e.run_length for e in entries) > 1000
     small, _ = tiles(tmp_path, SCENE, ["--zoom", "2-3", "--scale", "2"], out="retina.pmtiles")

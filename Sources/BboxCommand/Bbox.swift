@@ -60,6 +60,8 @@ public struct Bbox: StreamingCommand {
                               edges: arguments[Bbox.geodesic], writesBoxes: combined)
     }
 
+    public var handlerWritesOutput: Bool { !combined }
+
     public func run() -> ExitCode {
         guard combined else { return StreamRunner(command: Self.description.name, options: stream, handler: handler).run() }
         // Pass 1: every record's box, handed in input order to the one thread that runs the

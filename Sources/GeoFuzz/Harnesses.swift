@@ -82,7 +82,9 @@ enum Harness: String, CaseIterable {
     static let runs: [Run] = Dispatcher.builtins.flatMap { command in
         command.sampleArguments.map { arguments in
             let parsed = try! ArgumentParser.parse(arguments, for: command.description)
-            if let streaming = try! command.init(parsed) as? any StreamingCommand {
+            // A handler whose output the command gathers first (bbox --all's raw boxes) is not
+            // the command's output: that command is run whole, as render is.
+            if let streaming = try! command.init(parsed) as? any StreamingCommand, streaming.handlerWritesOutput {
                 return .handler(streaming.handler)
             }
             return .whole(command, arguments)

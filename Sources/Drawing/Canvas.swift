@@ -435,7 +435,7 @@ public final class Canvas {
         if points.count == 1 { return [] }
         for index in 1..<points.count {
             let a = points[index - 1], b = points[index]
-            guard let (t0, t1) = clipSegment(a, b, box) else {
+            guard let (t0, t1) = Canvas.clipSegment(a, b, box) else {
                 if !current.isEmpty { pieces.append(current); current = [] }
                 continue
             }
@@ -452,7 +452,9 @@ public final class Canvas {
         return pieces
     }
 
-    private func clipSegment(_ a: Pixel, _ b: Pixel, _ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (Double, Double)? {
+    /// Where the segment from `a` to `b` is inside the box, as the fractions of it from `a`
+    /// (Liang–Barsky); nil when it misses the box. The tile cover asks it too.
+    public static func clipSegment(_ a: Pixel, _ b: Pixel, _ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (Double, Double)? {
         var t0 = 0.0, t1 = 1.0
         let dx = b.x - a.x, dy = b.y - a.y
         for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
@@ -466,10 +468,13 @@ public final class Canvas {
         return (t0, t1)
     }
 
-    /// A ring clipped to the guard box (Sutherland–Hodgman): what it covers inside the box is
-    /// unchanged, and the edges it gains run outside the picture.
-    func clipRing(_ ring: [Pixel]) -> [Pixel] {
-        let box = guardBox
+    /// A ring clipped to the guard box: what it covers inside the box is unchanged, and the
+    /// edges it gains run outside the picture.
+    func clipRing(_ ring: [Pixel]) -> [Pixel] { Canvas.clipRing(ring, to: guardBox) }
+
+    /// A ring clipped to a box (Sutherland–Hodgman; a side may be infinite): what it covers
+    /// inside the box is unchanged. A ring cut at ±180 is cut to the map's columns with it too.
+    public static func clipRing(_ ring: [Pixel], to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> [Pixel] {
         if ring.allSatisfy({ $0.x >= box.minX && $0.x <= box.maxX && $0.y >= box.minY && $0.y <= box.maxY }) { return ring }
         var output = ring
         let edges: [(inside: (Pixel) -> Bool, cut: (Pixel, Pixel) -> Pixel)] = [

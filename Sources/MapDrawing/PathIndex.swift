@@ -32,17 +32,18 @@ package enum PathIndex {
 
     /// How many boxes a path of `vertices` has.
     static func boxCount(vertices: Int) -> Int {
-        var count = leaves(vertices: vertices), total = 0
-        guard count > 1 else { return 0 }
-        while true {
-            total += count
-            if count == 1 { return total }
-            count = (count + fanOut - 1) / fanOut
-        }
+        levels(vertices: vertices).last.map { $0.start + $0.nodes } ?? 0
     }
 
-    private static func leaves(vertices: Int) -> Int {
-        vertices - 1 > leafEdges ? (vertices - 2) / leafEdges + 1 : 0
+    /// Where each level of a path's boxes starts among them, and how many nodes it has, leaves
+    /// first, up to the root; none for a path of one leaf or less.
+    static func levels(vertices: Int) -> [(start: Int, nodes: Int)] {
+        guard vertices - 1 > leafEdges else { return [] }
+        var levels = [(start: 0, nodes: (vertices - 2) / leafEdges + 1)]
+        while let last = levels.last, last.nodes > 1 {
+            levels.append((last.start + last.nodes, (last.nodes + fanOut - 1) / fanOut))
+        }
+        return levels
     }
 
     /// Whether the edge between two longitudes is drawn across ±180 (the short way round), or
@@ -54,15 +55,15 @@ package enum PathIndex {
     /// Writes the index of the path whose longitudes and projected coordinates are `longitude`,
     /// `x` and `y` at `out` (`size(vertices: count)` bytes).
     static func write(longitude: (Int) -> Double, x: UnsafePointer<Double>, y: UnsafePointer<Double>, count: Int, to out: UnsafeMutableRawPointer) {
-        var nodes = leaves(vertices: count)
-        guard nodes > 1 else { return }
+        let levels = levels(vertices: count)
+        guard let leaves = levels.first, let root = levels.last else { return }
         // Taken from the first vertex, so that the products keep their digits.
         var area = 0.0
         for vertex in 0..<count {
             let next = vertex + 1 == count ? 0 : vertex + 1
             area += (x[vertex] - x[0]) * (y[next] - y[0]) - (x[next] - x[0]) * (y[vertex] - y[0])
         }
-        out.storeBytes(of: area / 2, toByteOffset: boxBytes * boxCount(vertices: count), as: Double.self)
+        out.storeBytes(of: area / 2, toByteOffset: boxBytes * (root.start + root.nodes), as: Double.self)
         var at = 0
         func store(_ box: Box) {
             out.storeBytes(of: box.minX, toByteOffset: at, as: Double.self)
@@ -71,7 +72,7 @@ package enum PathIndex {
             out.storeBytes(of: box.maxY, toByteOffset: at + 24, as: Double.self)
             at += boxBytes
         }
-        for leaf in 0..<nodes {
+        for leaf in 0..<leaves.nodes {
             var box = Box.empty
             let first = leaf * leafEdges
             for vertex in first...min((leaf + 1) * leafEdges, count - 1) {
@@ -80,16 +81,12 @@ package enum PathIndex {
             }
             store(box)
         }
-        var below = 0   // where the level below starts
-        while nodes > 1 {
-            let parents = (nodes + fanOut - 1) / fanOut
-            for parent in 0..<parents {
+        for (below, level) in zip(levels, levels.dropFirst()) {
+            for parent in 0..<level.nodes {
                 var box = Box.empty
-                for child in (parent * fanOut)..<min((parent + 1) * fanOut, nodes) { box.add(read(out, below + child)) }
+                for child in (parent * fanOut)..<min((parent + 1) * fanOut, below.nodes) { box.add(read(out, below.start + child)) }
                 store(box)
             }
-            below += nodes
-            nodes = parents
         }
     }
 
@@ -149,16 +146,8 @@ extension DisplayList.PathBytes {
     /// may come near `region` (a leaf whose box meets it) or not (all of them within one box that
     /// does not). Stretches share their end vertices. A path without boxes is one stretch, near.
     package func forEachStretch(near region: PathIndex.Box, _ body: (_ vertices: ClosedRange<Int>, _ near: Bool) -> Void) {
-        guard let index, count > 1 else { return body(0...max(count - 1, 0), true) }
-        // Where each level starts among the boxes, and its node count, leaves first.
-        var levels: [(start: Int, nodes: Int)] = []
-        var nodes = (count - 2) / PathIndex.leafEdges + 1, start = 0
-        while true {
-            levels.append((start, nodes))
-            if nodes == 1 { break }
-            start += nodes
-            nodes = (nodes + PathIndex.fanOut - 1) / PathIndex.fanOut
-        }
+        let levels = PathIndex.levels(vertices: count)
+        guard let index, !levels.isEmpty else { return body(0...max(count - 1, 0), true) }
         func visit(level: Int, node: Int, leafSpan: Int) {
             let first = node * leafSpan * PathIndex.leafEdges
             let last = min((node + 1) * leafSpan * PathIndex.leafEdges, count - 1)
@@ -212,12 +201,11 @@ extension DisplayList.PathBytes {
         guard count > 0 else { return [] }
         var paths: [ProjectedPath] = []
         forEachStretch(near: region) { vertices, near in if near { paths.append(slice(vertices).decoded) } }
-        if longitude(0) != longitude(count - 1) || latitude(0) != latitude(count - 1) {
-            var closing = DisplayList.PathBytes(base: base, count: 1, index: nil).decoded
-            closing.positions.insert(Position(longitude: longitude(count - 1), latitude: latitude(count - 1)), at: 0)
-            closing.x.insert(x(count - 1), at: 0)
-            closing.y.insert(y(count - 1), at: 0)
-            paths.append(closing)
+        let last = count - 1
+        if longitude(0) != longitude(last) || latitude(0) != latitude(last) {
+            paths.append(ProjectedPath(positions: [Position(longitude: longitude(last), latitude: latitude(last)),
+                                                   Position(longitude: longitude(0), latitude: latitude(0))],
+                                       x: [x(last), x(0)], y: [y(last), y(0)]))
         }
         return paths
     }

@@ -41,28 +41,8 @@ package enum TornRing {
     /// `west...east` (a picture wider than the world shows no copy past its edges).
     package static func copies(_ points: [Pixel], world: Double, west: Double, east: Double) -> [[Pixel]] {
         [0, -world, world].compactMap { shift in
-            let copy = strip(points.map { Pixel($0.x + shift, $0.y) }, west: west, east: east)
+            let copy = Canvas.clipRing(points.map { Pixel($0.x + shift, $0.y) }, to: (west, -.infinity, east, .infinity))
             return copy.count > 2 ? copy : nil
         }
-    }
-
-    /// The ring cut to the columns `west...east` (Sutherland–Hodgman on the two sides: inside
-    /// them it fills what the ring fills).
-    static func strip(_ ring: [Pixel], west: Double, east: Double) -> [Pixel] {
-        if ring.allSatisfy({ $0.x >= west && $0.x <= east }) { return ring }
-        func cut(_ points: [Pixel], keeps: (Pixel) -> Bool, at x: Double) -> [Pixel] {
-            guard var previous = points.last else { return [] }
-            var out: [Pixel] = []
-            for point in points {
-                if keeps(point) != keeps(previous) {
-                    let f = (x - previous.x) / (point.x - previous.x)
-                    out.append(Pixel(x, previous.y + f * (point.y - previous.y)))
-                }
-                if keeps(point) { out.append(point) }
-                previous = point
-            }
-            return out
-        }
-        return cut(cut(ring, keeps: { $0.x >= west }, at: west), keeps: { $0.x <= east }, at: east)
     }
 }

@@ -192,28 +192,12 @@ struct TileCover {
         guard x0 <= x1, y0 <= y1 else { return }
         for x in x0...x1 {
             for y in y0...y1 {
-                if (x0 == x1 && y0 == y1) || segmentMeets(a, b, minX: Double(x) * 256 - reach, minY: Double(y) * 256 - reach,
-                                                          maxX: Double(x + 1) * 256 + reach, maxY: Double(y + 1) * 256 + reach) {
+                let widened = (Double(x) * 256 - reach, Double(y) * 256 - reach, Double(x + 1) * 256 + reach, Double(y + 1) * 256 + reach)
+                if (x0 == x1 && y0 == y1) || Canvas.clipSegment(Pixel(a.x, a.y), Pixel(b.x, b.y), widened) != nil {
                     insert(TileAddress(z: zoom, x: x, y: y))
                 }
             }
         }
-    }
-
-    /// Whether the segment from `a` to `b` meets the box (Liang–Barsky).
-    private func segmentMeets(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
-        var t0 = 0.0, t1 = 1.0
-        let dx = b.x - a.x, dy = b.y - a.y
-        for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return false }
-                continue
-            }
-            let r = q / p
-            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
-            if t0 > t1 { return false }
-        }
-        return true
     }
 
     private mutating func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {

@@ -54,11 +54,13 @@ final class TilePainter {
     /// The tile's PNG, drawn from its `count` entries starting at `first`, or nil when it shows
     /// no ink (and blank tiles are not kept).
     func draw(_ tile: TileAddress, first: Int, count: Int, from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
-        guard count > 0, count <= TilePainter.solidMost, let fills = try solidFills(first: first, count: count, from: source) else {
-            return try drawn(tile, first: first, count: count, from: source, keepBlank: keepBlank)
+        // A small tile's entries are read once: to see whether it is wholly inside fills, and to draw it.
+        let small = count > 0 && count <= TilePainter.solidMost ? try source.entries(from: first, count: count) : nil
+        guard let small, let fills = try solidFills(small, from: source) else {
+            return try drawn(tile, first: first, count: count, read: small, from: source, keepBlank: keepBlank)
         }
         if let known = solidTiles[fills] { return known }
-        let png = try drawn(tile, first: first, count: count, from: source, keepBlank: keepBlank)
+        let png = try drawn(tile, first: first, count: count, read: small, from: source, keepBlank: keepBlank)
         if solidTiles.count < TilePainter.solidKinds { solidTiles[fills] = png }
         return png
     }
@@ -66,8 +68,7 @@ final class TilePainter {
     /// The fill colours of the tile's features, in drawing order from the last opaque one (which
     /// hides those before it), when the tile is wholly inside each of them: the tile is then of
     /// one colour, theirs laid over each other. Nil otherwise.
-    private func solidFills(first: Int, count: Int, from source: SortedEntries) throws(RunFailure) -> [UInt32]? {
-        let entries = try source.entries(from: first, count: count)
+    private func solidFills(_ entries: [TileEntry], from source: SortedEntries) throws(RunFailure) -> [UInt32]? {
         guard entries.allSatisfy({ $0.interior != 0 }) else { return nil }
         var fills: [UInt32] = []
         try source.forEachFeature(entries, buffer: &buffer) { bytes in
@@ -80,19 +81,27 @@ final class TilePainter {
         return fills
     }
 
-    /// The tile drawn from its entries.
-    private func drawn(_ tile: TileAddress, first: Int, count: Int, from source: SortedEntries, keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
+    /// The tile drawn from its `count` entries from `first`, or from `read`, when they were read.
+    private func drawn(_ tile: TileAddress, first: Int, count: Int, read: [TileEntry]?, from source: SortedEntries,
+                       keepBlank: Bool) throws(RunFailure) -> [UInt8]? {
         let bounds = TileSpace.bounds(of: tile)
         let view = View(frame: frame, width: size, height: size, left: bounds.left, top: bounds.top, scale: Double(size) / bounds.size)
         canvas.reset()
         let painter = settings.drawing.painter(on: canvas, view: view, stamps: stamps, pixelRatio: Double(settings.scale))
         painter.region = (PathIndex.Box(minX: bounds.left, minY: bounds.top - bounds.size, maxX: bounds.left + bounds.size, maxY: bounds.top),
                           bounds.size / Double(size))
-        for start in stride(from: first, to: first + count, by: TilePainter.block) {
-            try source.forEachFeature(try source.entries(from: start, count: min(TilePainter.block, first + count - start)), buffer: &buffer) { bytes in
+        func paint(_ entries: [TileEntry]) throws(RunFailure) {
+            try source.forEachFeature(entries, buffer: &buffer) { bytes in
                 DisplayList.forEachFeature(bytes) { _, properties, shape in
                     painter.draw(shape, style: styles.style(properties))
                 }
+            }
+        }
+        if let read {
+            try paint(read)
+        } else {
+            for start in stride(from: first, to: first + count, by: TilePainter.block) {
+                try paint(try source.entries(from: start, count: min(TilePainter.block, first + count - start)))
             }
         }
         guard keepBlank || !canvas.isUniform(backgroundWord) else { return nil }

@@ -1,7 +1,6 @@
 import CommandKit
 import MapDrawing
 import Records
-import Threads
 
 /// Pass 1 on the --jobs workers: each record prepared as render prepares it (`PreparingHandler`),
 /// then, for each of its features, the tiles it puts ink on at every zoom it is drawn at
@@ -9,16 +8,18 @@ import Threads
 /// takes the records in order (`Partitioner`) only keeps them. What a record becomes:
 ///
 ///     record   := u32 features size, features (DisplayList), for each feature: cover
-///     cover    := u32 n, n × (u64 tile key, u32 interior: 1 when wholly inside the fill)
+///     cover    := u32 n, n × u64 tile key        the tiles its outline, lines or markers reach
+///                 u32 m, m × (u64 tile key, u32 count)
+///                                                 runs of tiles eastward along a row, wholly
+///                                                 inside its fill (a country at a deep zoom
+///                                                 covers millions of tiles, in a few thousand runs)
 ///
-/// Sendable by hand: its members are `let`s, and the style caches are taken under their lock.
+/// Sendable by hand: its members are `let`s (the style caches are lent under their pool's lock).
 final class CoveringHandler: PathHandler, @unchecked Sendable {
     let preparing: PreparingHandler
     let selection: TileSelection
     let drawing: DrawingSettings
-    /// Style caches, one lent to each worker at a time (a cache is not shared), under `lock`.
-    private var styleCaches: [StyleCache] = []
-    private let lock = Monitor()
+    private let styles: StyleCachePool
 
     var input: PathInputFormat { preparing.input }
 
@@ -26,9 +27,8 @@ final class CoveringHandler: PathHandler, @unchecked Sendable {
         self.preparing = preparing
         self.selection = selection
         self.drawing = drawing
+        styles = StyleCachePool(stamps: drawing.stampNames)
     }
-
-    static let entryBytes = 12
 
     func handle(_ record: UnsafeBufferPointer<UInt8>, into output: RecordWriter) throws {
         let buffer = output.buffer
@@ -37,35 +37,33 @@ final class CoveringHandler: PathHandler, @unchecked Sendable {
         try preparing.handle(record, into: output)
         let featuresSize = buffer.count - sizeAt - 4
         UnsafeMutableRawPointer(buffer.base + sizeAt).storeBytes(of: UInt32(featuresSize), as: UInt32.self)
-        lock.lock()
-        let styles = styleCaches.popLast() ?? StyleCache(stamps: drawing.stampNames)
-        lock.unlock()
-        defer {
-            lock.lock()
-            styleCaches.append(styles)
-            lock.unlock()
-        }
+        let cache = styles.borrow()
+        defer { styles.giveBack(cache) }
         // Worked out into an array first: appending to the buffer may move the features.
         var covers: [UInt8] = []
+        func put<Value>(_ value: Value) { withUnsafeBytes(of: value) { covers.append(contentsOf: $0) } }
+        func patch(_ value: UInt32, at index: Int) { withUnsafeBytes(of: value) { for k in 0..<4 { covers[index + k] = $0[k] } } }
         DisplayList.forEachFeature(UnsafeBufferPointer(start: buffer.base + sizeAt + 4, count: featuresSize)) { _, properties, encoded in
-            let style = styles.style(properties)
+            let style = cache.style(properties)
             let shape = encoded.shape
-            let countAt = covers.count
-            covers.append(contentsOf: [0, 0, 0, 0])
-            var count: UInt32 = 0
             // A feature's own minzoom and maxzoom leave it out of the other zooms.
-            for zoom in selection.zooms where style.zooms.contains(zoom) {
+            let zooms = selection.zooms.filter { style.zooms.contains($0) }
+            var runs: [(TileAddress, Int)] = []
+            let countAt = covers.count
+            put(UInt32(0))
+            var count: UInt32 = 0
+            for zoom in zooms {
                 var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
                 cover.add(shape, style: style, curved: drawing.allCurved || style.geodesic)
-                let interior = cover.interiorTiles
-                for tile in cover.tiles {
-                    withUnsafeBytes(of: tile) { covers.append(contentsOf: $0) }
-                    withUnsafeBytes(of: UInt32(interior.contains(tile) ? 1 : 0)) { covers.append(contentsOf: $0) }
-                }
+                for tile in cover.tiles { put(tile) }
                 count += UInt32(cover.tiles.count)
+                cover.forEachInteriorRun { runs.append(($0, $1)) }
             }
-            withUnsafeBytes(of: count) { bytes in
-                for index in 0..<4 { covers[countAt + index] = bytes[index] }
+            patch(count, at: countAt)
+            put(UInt32(runs.count))
+            for (first, length) in runs {
+                put(first.key)
+                put(UInt32(length))
             }
         }
         covers.withUnsafeBufferPointer { buffer.append($0) }

@@ -90,6 +90,9 @@ final class SubtreeKeyHandler: PathHandler, @unchecked Sendable {
             var cover = TileCover(zoom: split, selection: selection, model: drawing.model)
             cover.add(encoded.shape, style: style, curved: drawing.allCurved || style.geodesic)
             keys += cover.tiles
+            cover.forEachInteriorRun { first, count in
+                for step in 0..<count { keys.append(TileAddress(z: first.z, x: first.x + step, y: first.y).key) }
+            }
         }
         return keys.count > 1 ? Array(Set(keys)).sorted() : keys
     }

@@ -17,13 +17,11 @@ struct TileCover {
     let model: EdgeModel
     /// The tiles found so far, as TileAddress keys, each once.
     private(set) var tiles: [UInt64] = []
-    /// Tiles a polygon's interior covers (their centre is inside it: `addInterior`), and tiles
-    /// its outline, a line or a marker reaches: a tile of the first kind and not the second is
-    /// wholly inside the fill, with no edge within a pixel (`interiorTiles`).
-    private var filled: [UInt64] = []
-    private var outlined: Set<UInt64> = []
-    private var fillingInterior = false
-    private var hasInterior = false
+    /// Rows of tiles whose centre a polygon covers, as spans of columns within the selection
+    /// (not tile by tile: a country at zoom 14 covers millions of tiles, a few thousand rows).
+    /// A tile in a span and not in `tiles` (which the outline, a line or a marker reaches) is
+    /// wholly inside the fill, with no edge within a pixel: `forEachInteriorRun`.
+    private var interiorSpans: [(row: Int, first: Int, last: Int)] = []
     /// The same keys, once there are more than a few: a path is mostly in one to four tiles of
     /// a zoom, found in the list faster than hashed (a set for each feature and zoom was 2 % of
     /// a run).
@@ -51,11 +49,6 @@ struct TileCover {
         case .line(let path): addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1)
         case .lines(let paths): for path in paths { addOutline(path, closed: false, curved: curved, reach: style.strokeWidth / 2 + 1) }
         case .polygons(let polygons):
-            if !hasInterior {
-                // What was listed before the first polygon was reached by lines or markers.
-                hasInterior = true
-                outlined = Set(tiles)
-            }
             for rings in polygons {
                 for ring in rings { addOutline(ring, closed: true, curved: curved, reach: style.strokeWidth / 2 + 1) }
                 addInterior(rings, curved: curved)
@@ -64,11 +57,46 @@ struct TileCover {
         }
     }
 
-    /// The listed tiles wholly inside the shape's fill, no outline, line or marker within reach
-    /// (nor a pixel of antialiasing): drawn, they would be of the fill's one colour.
-    var interiorTiles: Set<UInt64> {
-        guard hasInterior else { return [] }
-        return Set(filled).subtracting(outlined)
+    /// The tiles wholly inside the shape's fill, no outline, line or marker within reach (nor a
+    /// pixel of antialiasing): drawn, they would be of the fill's one colour. Handed over as runs
+    /// along a row (the first tile and how many, eastward), each tile once, none of them in
+    /// `tiles`: memory stays that of the outline's tiles and the rows, however many tiles the
+    /// fill covers.
+    func forEachInteriorRun(_ body: (_ first: TileAddress, _ count: Int) -> Void) {
+        guard !interiorSpans.isEmpty else { return }
+        // The tiles the edges reach, by row: the gaps in the runs.
+        var reached: [Int: [Int]] = [:]
+        for key in tiles {
+            let tile = TileAddress(key: key)
+            reached[tile.y, default: []].append(tile.x)
+        }
+        for row in reached.keys { reached[row]!.sort() }
+        let spans = interiorSpans.sorted { ($0.row, $0.first) < ($1.row, $1.first) }
+        var index = 0
+        while index < spans.count {
+            // Spans of one row that overlap or touch are one (a multipolygon's parts may).
+            let row = spans[index].row
+            var first = spans[index].first, last = spans[index].last
+            index += 1
+            while index < spans.count && spans[index].row == row && spans[index].first <= last + 1 {
+                last = max(last, spans[index].last)
+                index += 1
+            }
+            let gaps = reached[row] ?? []
+            // The first gap at or east of `first`.
+            var gap = 0, high = gaps.count
+            while gap < high {
+                let middle = (gap + high) / 2
+                if gaps[middle] < first { gap = middle + 1 } else { high = middle }
+            }
+            var x = first
+            while x <= last {
+                let end = gap < gaps.count ? min(last + 1, gaps[gap]) : last + 1
+                if end > x { body(TileAddress(z: zoom, x: x, y: row), end - x) }
+                x = end + 1
+                gap += 1
+            }
+        }
     }
 
     // MARK: Lines and outlines
@@ -213,9 +241,6 @@ struct TileCover {
     /// the tile of the piece before).
     private mutating func insert(_ tile: TileAddress) {
         let key = tile.key
-        if hasInterior {
-            if fillingInterior { filled.append(key) } else { outlined.insert(key) }
-        }
         guard key != lastKey, selection.contains(tile) else { return }
         lastKey = key
         if tiles.count < 16 {
@@ -231,10 +256,10 @@ struct TileCover {
     // MARK: Interiors
 
     /// The tiles whose centre the polygon covers (even-odd over its rings: holes open), row by
-    /// row of tile centres. The outline's tiles are listed apart, so the tiles it only partly
-    /// covers are all there.
+    /// row of tile centres, as spans of columns within the selection. The outline's tiles are
+    /// listed apart, so the tiles it only partly covers are all there.
     private mutating func addInterior(_ rings: [ProjectedPath], curved: Bool) {
-        var crossings: [Int: [Double]] = [:]
+        var edges: [(a: Pixel, b: Pixel)] = []
         for ring in rings {
             // The ring as it is filled (`TornRing`, as the painter fills it): cut at ±180 into
             // stretches, joined again past the edge of the world and closed round a pole when it
@@ -251,32 +276,46 @@ struct TileCover {
             for shift in [0, -worldWidth, worldWidth] {
                 for (a, b) in closing { addSegment((a.x + shift, a.y), (b.x + shift, b.y), reach: 1) }
             }
-            for copy in TornRing.copies(points, world: worldWidth, west: 0, east: worldWidth).map({ $0 + [$0[0]] }) {
-                for k in 1..<copy.count {
-                    let a = (x: copy[k - 1].x, y: copy[k - 1].y), b = (x: copy[k].x, y: copy[k].y)
-                    guard a.y != b.y else { continue }
-                    let low = min(a.y, b.y), high = max(a.y, b.y)
-                    // Row centres at (r + 0.5) × 256 in [low, high).
-                    let first = max(0, Int((low / 256 - 0.5).rounded(.up))), lastRow = min(last, Int((high / 256 - 0.5).rounded(.up)) - 1)
-                    guard first <= lastRow else { continue }
-                    for row in first...lastRow {
-                        let y = (Double(row) + 0.5) * 256
-                        crossings[row, default: []].append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
-                    }
+            for copy in TornRing.copies(points, world: worldWidth, west: 0, east: worldWidth) {
+                for k in copy.indices where copy[k].y != copy[(k + 1) % copy.count].y {
+                    edges.append((copy[k], copy[(k + 1) % copy.count]))
                 }
             }
         }
-        fillingInterior = true
-        defer { fillingInterior = false }
-        for (row, xs) in crossings {
-            let sorted = xs.sorted()
-            var k = 0
-            while k + 1 < sorted.count {
-                let first = max(0, Int((sorted[k] / 256 - 0.5).rounded(.up))), lastColumn = min(last, Int((sorted[k + 1] / 256 - 0.5).rounded(.down)))
-                if first <= lastColumn {
-                    for x in first...lastColumn { insert(TileAddress(z: zoom, x: x, y: row)) }
+        let allowed = selection.rows(atZoom: zoom), columns = selection.columns(atZoom: zoom)
+        guard !edges.isEmpty, !columns.isEmpty else { return }
+        // The row of the first and last tile centre at or below `low` and before `high`: centres
+        // at (r + 0.5) × 256, an edge counted over [low, high).
+        func firstRow(_ low: Double) -> Int { max(allowed.lowerBound, Int((low / 256 - 0.5).rounded(.up))) }
+        func lastRow(_ high: Double) -> Int { min(allowed.upperBound, Int((high / 256 - 0.5).rounded(.up)) - 1) }
+        let top = edges.reduce(Double.infinity) { min($0, $1.a.y, $1.b.y) }, bottom = edges.reduce(-Double.infinity) { max($0, $1.a.y, $1.b.y) }
+        guard firstRow(top) <= lastRow(bottom) else { return }
+        let rows = firstRow(top)...lastRow(bottom)
+        // Crossings are gathered for a band of rows at a time, so that memory holds a band's,
+        // not the whole polygon's at a deep zoom.
+        let band = min(1024, rows.count)
+        var crossings = [[Double]](repeating: [], count: band)
+        for bandStart in stride(from: rows.lowerBound, through: rows.upperBound, by: band) {
+            let bandEnd = min(rows.upperBound, bandStart + band - 1)
+            for index in crossings.indices { crossings[index].removeAll(keepingCapacity: true) }
+            for (a, b) in edges {
+                let first = max(bandStart, firstRow(min(a.y, b.y))), last = min(bandEnd, lastRow(max(a.y, b.y)))
+                guard first <= last else { continue }
+                for row in first...last {
+                    let y = (Double(row) + 0.5) * 256
+                    crossings[row - bandStart].append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
                 }
-                k += 2
+            }
+            for offset in 0...(bandEnd - bandStart) where crossings[offset].count > 1 {
+                crossings[offset].sort()
+                let xs = crossings[offset]
+                for k in stride(from: 0, to: xs.count - 1, by: 2) {
+                    // Columns whose centre lies between the two crossings.
+                    let from = Int((xs[k] / 256 - 0.5).rounded(.up)), to = Int((xs[k + 1] / 256 - 0.5).rounded(.down))
+                    for allowed in columns where from <= allowed.upperBound && to >= allowed.lowerBound {
+                        interiorSpans.append((bandStart + offset, max(from, allowed.lowerBound), min(to, allowed.upperBound)))
+                    }
+                }
             }
         }
     }

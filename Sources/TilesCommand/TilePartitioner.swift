@@ -46,20 +46,33 @@ final class Partitioner: @unchecked Sendable {
             let featureBytes = UnsafeBufferPointer(rebasing: bytes[position..<(position + featuresSize)])
             position += featuresSize
             DisplayList.forEachFeature(featureBytes) { whole, properties, encoded in
-                let entries = u32()
-                defer { position += entries * CoveringHandler.entryBytes }
+                let tiles = u32()
+                let tilesAt = position
+                position += tiles * 8
+                let runs = u32()
+                let runsAt = position
+                position += runs * 12
                 guard failure == nil else { return }
                 features += 1
                 let style = styles.style(properties)
                 extend(encoded, curved: drawing.allCurved || style.geodesic)
                 do throws(RunFailure) {
                     let offset = try partition.keep(whole)
-                    for index in 0..<entries {
-                        let at = UnsafeRawPointer(bytes.baseAddress! + position + index * CoveringHandler.entryBytes)
-                        let tile = at.loadUnaligned(as: UInt64.self)
+                    func add(_ tile: UInt64, interior: Bool) throws(RunFailure) {
                         try partition.add(TileEntry(tile: tile, zIndex: style.zIndex, offset: offset, size: UInt32(whole.count),
-                                                    interior: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+                                                    interior: interior ? 1 : 0))
+                    }
+                    for index in 0..<tiles {
+                        let tile = UnsafeRawPointer(bytes.baseAddress! + tilesAt + index * 8).loadUnaligned(as: UInt64.self)
+                        try add(tile, interior: false)
                         if tracksInkedTiles { noteInked(tile) }
+                    }
+                    for index in 0..<runs {
+                        let at = UnsafeRawPointer(bytes.baseAddress! + runsAt + index * 12)
+                        let first = at.loadUnaligned(as: UInt64.self), count = Int(at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                        // Eastward along a row: the next tile's key is the next column's.
+                        for step in 0..<UInt64(count) { try add(first + step << 28, interior: true) }
+                        if tracksInkedTiles { noteInked(first); noteInked(first + UInt64(count - 1) << 28) }
                     }
                 } catch {
                     failure = error

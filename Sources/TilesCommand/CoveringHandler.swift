@@ -43,17 +43,18 @@ final class CoveringHandler: PathHandler, @unchecked Sendable {
         var covers: [UInt8] = []
         func put<Value>(_ value: Value) { withUnsafeBytes(of: value) { covers.append(contentsOf: $0) } }
         func patch(_ value: UInt32, at index: Int) { withUnsafeBytes(of: value) { for k in 0..<4 { covers[index + k] = $0[k] } } }
+        let cover = TileCover(zoom: 0, selection: selection, model: drawing.model)
+        var runs: [(TileAddress, Int)] = []
         DisplayList.forEachFeature(UnsafeBufferPointer(start: buffer.base + sizeAt + 4, count: featuresSize)) { _, properties, encoded in
             let style = cache.style(properties)
             let shape = encoded.shape
-            // A feature's own minzoom and maxzoom leave it out of the other zooms.
-            let zooms = selection.zooms.filter { style.zooms.contains($0) }
-            var runs: [(TileAddress, Int)] = []
+            runs.removeAll(keepingCapacity: true)
             let countAt = covers.count
             put(UInt32(0))
             var count: UInt32 = 0
-            for zoom in zooms {
-                var cover = TileCover(zoom: zoom, selection: selection, model: drawing.model)
+            // A feature's own minzoom and maxzoom leave it out of the other zooms.
+            for zoom in selection.zooms where style.zooms.contains(zoom) {
+                cover.restart(atZoom: zoom)
                 cover.add(shape, style: style, curved: drawing.allCurved || style.geodesic)
                 for tile in cover.tiles { put(tile) }
                 count += UInt32(cover.tiles.count)

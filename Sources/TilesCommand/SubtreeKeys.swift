@@ -87,7 +87,7 @@ final class SubtreeKeyHandler: PathHandler, @unchecked Sendable {
         DisplayList.forEachFeature(prepared) { _, properties, encoded in
             let style = cache.style(properties)
             guard style.zooms.overlaps(zooms) else { return }
-            var cover = TileCover(zoom: split, selection: selection, model: drawing.model)
+            let cover = TileCover(zoom: split, selection: selection, model: drawing.model)
             cover.add(encoded.shape, style: style, curved: drawing.allCurved || style.geodesic)
             keys += cover.tiles
             cover.forEachInteriorRun { first, count in

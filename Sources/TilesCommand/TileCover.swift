@@ -11,8 +11,8 @@ import MapDrawing
 /// and a pixel of antialiasing; a marker's radius), and every tile whose centre a polygon covers.
 /// A tile listed may still end up blank (a faint corner): tiles are drawn and kept only when
 /// they show ink; a tile with ink is never missed.
-struct TileCover {
-    let zoom: Int
+final class TileCover {
+    private(set) var zoom: Int
     let selection: TileSelection
     let model: EdgeModel
     /// The tiles found so far, as TileAddress keys, each once.
@@ -27,8 +27,8 @@ struct TileCover {
     /// a run).
     private var many: Set<UInt64> = []
     private var lastKey = UInt64.max
-    private let last: Int
-    private let worldWidth: Double
+    private var last: Int
+    private var worldWidth: Double
 
     init(zoom: Int, selection: TileSelection, model: EdgeModel) {
         self.zoom = zoom
@@ -38,7 +38,20 @@ struct TileCover {
         worldWidth = 256 * Double(1 << zoom)
     }
 
-    mutating func add(_ shape: Shape?, style: FeatureStyle, curved: Bool) {
+    /// Empties the cover for another shape or zoom, keeping its buffers (a cover made for each
+    /// feature and zoom, copying the selection and the edge model, was a third of pass 1; a class,
+    /// so that its closures over itself do not copy it).
+    func restart(atZoom zoom: Int) {
+        self.zoom = zoom
+        last = (1 << zoom) - 1
+        worldWidth = 256 * Double(1 << zoom)
+        tiles.removeAll(keepingCapacity: true)
+        interiorSpans.removeAll(keepingCapacity: true)
+        many.removeAll(keepingCapacity: true)
+        lastKey = .max
+    }
+
+    func add(_ shape: Shape?, style: FeatureStyle, curved: Bool) {
         switch shape {
         case nil: return
         case .points(let points):
@@ -167,7 +180,7 @@ struct TileCover {
         body((worldWidth - edgeX, cutY), pb)
     }
 
-    private mutating func addOutline(_ path: ProjectedPath, closed: Bool, curved: Bool, reach: Double) {
+    private func addOutline(_ path: ProjectedPath, closed: Bool, curved: Bool, reach: Double) {
         let margin = reach + (curved ? 1 : 0)
         if !curved, let box = boundingBox(path) {
             // The straight edges stay within their vertices' box (an edge across ±180 is cut
@@ -214,7 +227,7 @@ struct TileCover {
     /// meets, those the segment crosses when they are `reach` wider (Liang–Barsky). A tile its box
     /// meets but it does not would list a feature that draws nothing there, and keep a tile
     /// wholly inside a neighbour's fill from being known to be.
-    private mutating func addSegment(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), reach: Double) {
+    private func addSegment(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), reach: Double) {
         let x0 = max(0, Int(floor((min(a.x, b.x) - reach) / 256))), x1 = min(last, Int(floor((max(a.x, b.x) + reach) / 256)))
         let y0 = max(0, Int(floor((min(a.y, b.y) - reach) / 256))), y1 = min(last, Int(floor((max(a.y, b.y) + reach) / 256)))
         guard x0 <= x1, y0 <= y1 else { return }
@@ -228,7 +241,7 @@ struct TileCover {
         }
     }
 
-    private mutating func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {
+    private func addBox(minX: Double, minY: Double, maxX: Double, maxY: Double, reach: Double) {
         let x0 = max(0, Int(floor((minX - reach) / 256))), x1 = min(last, Int(floor((maxX + reach) / 256)))
         let y0 = max(0, Int(floor((minY - reach) / 256))), y1 = min(last, Int(floor((maxY + reach) / 256)))
         guard x0 <= x1, y0 <= y1 else { return }
@@ -239,7 +252,7 @@ struct TileCover {
 
     /// Lists a tile once (the last one listed is asked first: a path's pieces mostly fall in
     /// the tile of the piece before).
-    private mutating func insert(_ tile: TileAddress) {
+    private func insert(_ tile: TileAddress) {
         let key = tile.key
         guard key != lastKey, selection.contains(tile) else { return }
         lastKey = key
@@ -258,7 +271,7 @@ struct TileCover {
     /// The tiles whose centre the polygon covers (even-odd over its rings: holes open), row by
     /// row of tile centres, as spans of columns within the selection. The outline's tiles are
     /// listed apart, so the tiles it only partly covers are all there.
-    private mutating func addInterior(_ rings: [ProjectedPath], curved: Bool) {
+    private func addInterior(_ rings: [ProjectedPath], curved: Bool) {
         var edges: [(a: Pixel, b: Pixel)] = []
         for ring in rings {
             // The ring as it is filled (`TornRing`, as the painter fills it): cut at ±180 into

@@ -116,7 +116,7 @@ final class CairoGate {
     func queue<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, lineWidth: Double, colour: Colour) -> Bool {
         guard isImage, lineWidth <= LineRasterizer.widest, directTarget() != nil else { return false }
         if lines == nil { lines = LineRasterizer(width: width, height: height, threads: threads) }
-        lines!.add(pieces, lineWidth: lineWidth, merge: Canvas.merge, colour: colour)
+        lines!.add(pieces, lineWidth: lineWidth, colour: colour)
         let rgb = UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)
         switch contents {
         case .blank: contents = .lines(rgb)

@@ -203,14 +203,14 @@ public final class Canvas {
 
     /// Fills rings together, nonzero: give outer rings counter-clockwise on the screen and holes
     /// clockwise (`oriented`), so that holes are holes and touching parts join without a seam.
-    /// `merged`: the rings' points are already thinned (`Canvas.merged`), and go to cairo as they are.
-    public func fill(_ rings: [[Pixel]], colour: Colour, merged: Bool = false) {
+    /// `thinned`: the rings' points are already thinned (`PathThinning.thinned`), and go to cairo as they are.
+    public func fill(_ rings: [[Pixel]], colour: Colour, thinned: Bool = false) {
         guard colour.alpha > 0 else { return }
         gate.draw { cairo in
             for ring in rings where ring.count > 2 {
                 let clipped = clipRing(ring)
                 guard clipped.count > 2 else { continue }
-                Canvas.addLine(clipped, to: cairo, merging: !merged)
+                Canvas.addLine(clipped, to: cairo, thinning: !thinned)
                 cairo_close_path(cairo)
             }
             Canvas.setColour(colour, on: cairo)
@@ -308,48 +308,24 @@ public final class Canvas {
                               Double(colour.blue) / 255, Double(colour.alpha) / 255)
     }
 
-    /// Points closer than this to the last one given to cairo are left out (the last point
-    /// always goes): the outline moves by less than that, and cairo, whose time goes into
-    /// stroking every tiny segment with its joins, draws a world of dense paths several times
-    /// faster.
-    static let merge = 0.125
-
-    private static func addLine(_ points: [Pixel], to cairo: OpaquePointer, merging: Bool = true) {
-        var last = points[0]
-        cairo_move_to(cairo, last.x, last.y)
+    /// Adds a line through `points` to cairo's path, thinned (`PathThinning`: cairo's time
+    /// goes into stroking every tiny segment with its joins) unless `thinning` is false.
+    private static func addLine(_ points: [Pixel], to cairo: OpaquePointer, thinning: Bool = true) {
+        cairo_move_to(cairo, points[0].x, points[0].y)
         if points.count == 1 {
-            cairo_line_to(cairo, last.x, last.y)  // a dot: round caps draw it
+            cairo_line_to(cairo, points[0].x, points[0].y)  // a dot: round caps draw it
             return
         }
-        let limit = merging ? Canvas.merge * Canvas.merge : 0
-        for index in 1..<points.count {
-            let point = points[index]
-            let dx = point.x - last.x, dy = point.y - last.y
-            guard dx * dx + dy * dy >= limit || index == points.count - 1 else { continue }
-            cairo_line_to(cairo, point.x, point.y)
-            last = point
+        guard thinning else {
+            for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
+            return
         }
-    }
-
-    /// The points with each one closer than `merge` to the last one kept left out, as cairo is
-    /// given them, but anew from each of `anchors` (indices, ascending), which are always kept:
-    /// a ring drawn from some of its parts then keeps, in each, the points it keeps whole.
-    public static func merged(_ points: [Pixel], anchors: [Int]) -> [Pixel] {
-        guard var last = points.first else { return [] }
-        var kept = [last]
-        kept.reserveCapacity(points.count)
-        var nextAnchor = anchors.firstIndex { $0 > 0 } ?? anchors.count
-        let limit = Canvas.merge * Canvas.merge
-        for index in points.indices.dropFirst() {
-            let point = points[index]
-            let isAnchor = nextAnchor < anchors.count && anchors[nextAnchor] == index
-            if isAnchor { nextAnchor += 1 }
-            let dx = point.x - last.x, dy = point.y - last.y
-            guard isAnchor || dx * dx + dy * dy >= limit || index == points.count - 1 else { continue }
-            kept.append(point)
-            last = point
+        var thinning = PathThinning()
+        thinning.start(points[0])
+        for point in points.dropFirst() {
+            if let kept = thinning.offer(point) { cairo_line_to(cairo, kept.x, kept.y) }
         }
-        return kept
+        if let last = thinning.finish() { cairo_line_to(cairo, last.x, last.y) }
     }
 
     // MARK: Output

@@ -54,10 +54,11 @@ final class LineRasterizer {
     private let bands: [Band]
     private let helpers: [BandThread]
 
-    /// The queued lines: their points (merged as `Canvas.merge` says), and for each its last
+    /// The queued lines: their points (thinned: `PathThinning`), and for each its last
     /// point's index + 1, its half width and its colour.
     private var points: [Pixel] = []
     private var lines: [(end: Int, half: Double, colour: Colour)] = []
+    private var thinning = PathThinning()
 
     var isEmpty: Bool { lines.isEmpty }
     /// Whether the lines drawn so far laid any ink (a pixel's alpha above 0).
@@ -81,29 +82,23 @@ final class LineRasterizer {
 
     deinit { for helper in helpers { helper.stop() } }
 
-    /// Queues the line through `points` (one point: a dot), leaving out points closer than
-    /// `merge` to the last one kept (the last point always stays).
     /// Queues one line made of `pieces`: their pixels are covered once, however they overlap
     /// (a point that is not finite between two pieces breaks the line there, as the kernel
-    /// reads it). A point within `merge` of the last one queued is left out, but for a piece's last.
-    func add<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, lineWidth: Double, merge: Double, colour: Colour) {
+    /// reads it). Each piece is thinned (`PathThinning`) on its own.
+    func add<Pieces: Collection<[Pixel]>>(_ pieces: Pieces, lineWidth: Double, colour: Colour) {
         guard lineWidth > 0 else { return }
         let start = points.count
-        let limit = merge * merge
         for line in pieces {
             guard let first = line.first else { continue }
             if points.count > start { points.append(Pixel(.nan, .nan)) }
             points.append(first)
             // A dot within a line of several pieces: a segment of no length, round ends.
             if line.count == 1 && pieces.count > 1 { points.append(first) }
-            var last = first
-            for index in line.indices.dropFirst() {
-                let point = line[index]
-                let dx = point.x - last.x, dy = point.y - last.y
-                guard dx * dx + dy * dy >= limit || index == line.count - 1 else { continue }
-                points.append(point)
-                last = point
+            thinning.start(first)
+            for point in line.dropFirst() {
+                if let kept = thinning.offer(point) { points.append(kept) }
             }
+            if let last = thinning.finish() { points.append(last) }
         }
         guard points.count > start else { return }
         lines.append((points.count, lineWidth / 2, colour))

@@ -247,7 +247,7 @@ package final class Painter {
     }
 
     /// Polygons drawn from what of them is near `region`, as `polygons` draws them whole: each
-    /// ring reduced (PathIndex) and filled with its points merged a leaf at a time (from each
+    /// ring reduced (PathIndex) and filled with its points thinned a leaf at a time (from each
     /// leaf's first vertex anew, so that the points kept near a tile are those kept when the
     /// ring is drawn whole), then stroked a leaf at a time, as one line a ring.
     private func indexedPolygons(_ bytes: DisplayList.ShapeBytes, near region: PathIndex.Box, _ style: FeatureStyle) {
@@ -262,7 +262,7 @@ package final class Painter {
                 outlines.append(ring.outline(near: region))
             }
         }
-        canvas.fill(rings, colour: style.fill, merged: true)
+        canvas.fill(rings, colour: style.fill, thinned: true)
         guard let colour = style.stroke.solidColour else { return }
         for ring in outlines {
             strokeAsOne(ring.flatMap { tracer.trace($0, curved: false, skipCuts: true).map(\.points) }, colour: colour, style)
@@ -272,10 +272,10 @@ package final class Painter {
     /// The rings to fill for one ring's stretches, oriented: on a map torn at ±180, a ring cut
     /// there joined across the tear and drawn at its place and a world to each side (`TornRing`);
     /// else one ring, joined along a globe's horizon. `anchors`: the points are thinned here, from
-    /// each anchor anew (`Canvas.merged`), for a fill told they are.
+    /// each anchor anew (`PathThinning.thinned`), for a fill told they are.
     private func filled(_ stretches: [Stretch], outer: Bool, _ style: FeatureStyle, anchors: [Int]? = nil,
                         projectedArea: Double? = nil) -> [[Pixel]] {
-        func thinned(_ points: [Pixel]) -> [Pixel] { anchors.map { Canvas.merged(points, anchors: $0) } ?? points }
+        func thinned(_ points: [Pixel]) -> [Pixel] { anchors.map { PathThinning.thinned(points, anchors: $0) } ?? points }
         guard tracer.frame.torn, stretches.count > 1 else {
             return oriented(thinned(joinedAlongTheHorizon(stretches)), outer: outer, style, projectedArea: projectedArea).map { [$0] } ?? []
         }

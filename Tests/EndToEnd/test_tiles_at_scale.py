@@ -124,7 +124,13 @@ def test_a_tile_costs_what_it_shows_not_the_size_of_its_features(tmp_path):
         for name in costs:
             costs[name] = min(costs[name], cpu_seconds(["tiles", "--zoom", "13-15", "--force", "-o", tmp_path / f"{name}-tiles"],
                                                        tmp_path / f"{name}.ndjson"))
-    assert written(tmp_path / "whole-tiles").keys() == written(tmp_path / "pieces-tiles").keys()
+    # The same tiles, but for the faintest fringe: each piece is thinned from its own first point
+    # (PathThinning, within 1/8 px), so a pixel at the edge of the antialiasing may get a level of
+    # ink in one and none in the other.
+    whole, cut = written(tmp_path / "whole-tiles"), written(tmp_path / "pieces-tiles")
+    assert len(whole.keys() & cut.keys()) > 2000
+    for key in whole.keys() ^ cut.keys():
+        assert rgba(whole.get(key) or cut[key]).getchannel("A").getextrema()[1] <= 2, key
     assert costs["whole"] <= 1.5 * costs["pieces"] + 0.02, costs
 
 

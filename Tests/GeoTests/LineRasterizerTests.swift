@@ -190,7 +190,7 @@ final class LineRasterizerTests: XCTestCase {
             let width = Double.random(in: 0.5...6, using: &random)
             var points = [Pixel(Double.random(in: 24...40, using: &random), Double.random(in: 24...40, using: &random))]
             for _ in 0..<Int.random(in: 1...30, using: &random) {
-                // Steps of 0.15 px or more: none is merged into the last (Canvas.merge is 1/8 px).
+                // Steps of 0.15 px or more, most of them turning: few are thinned (PathThinning).
                 let step = Double.random(in: 0.15...3, using: &random), angle = Double.random(in: 0...(2 * Double.pi), using: &random)
                 let last = points[points.count - 1]
                 points.append(Pixel(min(52, max(12, last.x + step * cos(angle))), min(52, max(12, last.y + step * sin(angle)))))
@@ -199,9 +199,11 @@ final class LineRasterizerTests: XCTestCase {
             for point in points.dropFirst() where hypot(point.x - kept[kept.count - 1].x, point.y - kept[kept.count - 1].y) >= 0.15 {
                 kept.append(point)
             }
-            points = kept
             let canvas = Canvas(format: .png, width: 64, height: 64, fd: -1)
-            canvas.stroke(points, colour: Colour(red: 255, green: 255, blue: 255), width: width)
+            canvas.stroke(kept, colour: Colour(red: 255, green: 255, blue: 255), width: width)
+            // The kernel's coverage is the nearest segment's of the points it is given: those
+            // the thinning keeps.
+            points = PathThinning.thinned(kept)
             let half = width / 2
             for row in 0..<64 {
                 for column in 0..<64 {

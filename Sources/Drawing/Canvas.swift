@@ -320,7 +320,7 @@ public final class Canvas {
             for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
             return
         }
-        var thinning = PathThinning()
+        let thinning = PathThinning()
         thinning.start(points[0])
         for point in points.dropFirst() {
             if let kept = thinning.offer(point) { cairo_line_to(cairo, kept.x, kept.y) }

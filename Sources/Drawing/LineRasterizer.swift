@@ -58,7 +58,7 @@ final class LineRasterizer {
     /// point's index + 1, its half width and its colour.
     private var points: [Pixel] = []
     private var lines: [(end: Int, half: Double, colour: Colour)] = []
-    private var thinning = PathThinning()
+    private let thinning = PathThinning()
 
     var isEmpty: Bool { lines.isEmpty }
     /// Whether the lines drawn so far laid any ink (a pixel's alpha above 0).

@@ -11,62 +11,74 @@
 ///
 /// Streaming: `start` with the first point, `offer` each next one (a point to keep may come
 /// back), `finish` for the last.
-public struct PathThinning {
+public final class PathThinning {
     public static let tolerance = 0.125
     static let window = 16
 
     private var anchor = Pixel(0, 0)
-    /// The points since the anchor, not yet kept or left out: all but the last are within
-    /// `tolerance` of the chord from the anchor to the last.
-    private var pending: [Pixel] = []
+    /// The points since the anchor, not yet kept or left out (`count` of them, at most
+    /// `window`): all but the last are within `tolerance` of the chord from the anchor to the
+    /// last. A buffer of its own, not an array: a map tile offers every point of its paths here.
+    private let pending = UnsafeMutablePointer<Pixel>.allocate(capacity: PathThinning.window)
+    private var count = 0
 
     public init() {}
 
-    public mutating func start(_ first: Pixel) {
+    deinit { pending.deallocate() }
+
+    public func start(_ first: Pixel) {
         anchor = first
-        pending.removeAll(keepingCapacity: true)
+        count = 0
     }
 
     /// The point before `point` to keep, if the chord from the anchor to `point` leaves one of
     /// the pending points too far (or the window is full): then the chord ends there.
-    public mutating func offer(_ point: Pixel) -> Pixel? {
-        guard let last = pending.last else {
-            pending.append(point)
-            return nil
+    public func offer(_ point: Pixel) -> Pixel? {
+        if count > 0 && !(count < PathThinning.window && allNear(point)) {
+            let last = pending[count - 1]
+            anchor = last
+            pending[0] = point
+            count = 1
+            return last
         }
-        if pending.count < PathThinning.window && pending.allSatisfy({ PathThinning.isNear($0, anchor, point) }) {
-            pending.append(point)
-            return nil
-        }
-        anchor = last
-        pending.removeAll(keepingCapacity: true)
-        pending.append(point)
-        return last
+        pending[count] = point
+        count += 1
+        return nil
+    }
+
+    private func allNear(_ end: Pixel) -> Bool {
+        for index in 0..<count where !PathThinning.isNear(pending[index], anchor, end) { return false }
+        return true
     }
 
     /// `point` is kept whatever the rule says (an anchor of a path drawn in parts): the point
     /// before it to keep as well, if any; the thinning goes on from it.
-    public mutating func keep(_ point: Pixel) -> Pixel? {
+    public func keep(_ point: Pixel) -> Pixel? {
         let before = offer(point)
         anchor = point
-        pending.removeAll(keepingCapacity: true)
+        count = 0
         return before
     }
 
     /// The last point offered, always kept (nil when none was offered since the last kept).
-    public mutating func finish() -> Pixel? {
-        defer { pending.removeAll(keepingCapacity: true) }
-        return pending.last
+    public func finish() -> Pixel? {
+        defer { count = 0 }
+        return count > 0 ? pending[count - 1] : nil
     }
 
-    /// Whether `p` is within `tolerance` of the segment from `a` to `b`.
+    /// Whether `p` is within `tolerance` of the segment from `a` to `b` (no division: the
+    /// nearest point is an end when `p` projects beyond it, else the foot of the perpendicular).
     @inline(__always)
     static func isNear(_ p: Pixel, _ a: Pixel, _ b: Pixel) -> Bool {
         let dx = b.x - a.x, dy = b.y - a.y, px = p.x - a.x, py = p.y - a.y
-        let length2 = dx * dx + dy * dy
-        let t = length2 > 0 ? min(1, max(0, (px * dx + py * dy) / length2)) : 0
-        let ex = px - t * dx, ey = py - t * dy
-        return ex * ex + ey * ey < tolerance * tolerance
+        let along = px * dx + py * dy, length2 = dx * dx + dy * dy, limit = tolerance * tolerance
+        if along <= 0 { return px * px + py * py < limit }
+        if along >= length2 {
+            let qx = p.x - b.x, qy = p.y - b.y
+            return qx * qx + qy * qy < limit
+        }
+        let across = px * dy - py * dx
+        return across * across < limit * length2
     }
 
     /// The points thinned, from each of `anchors` (indices, ascending; the first is always kept)
@@ -75,7 +87,7 @@ public struct PathThinning {
         guard let first = points.first else { return [] }
         var kept = [first]
         kept.reserveCapacity(points.count)
-        var thinning = PathThinning()
+        let thinning = PathThinning()
         thinning.start(first)
         var nextAnchor = anchors.firstIndex { $0 > 0 } ?? anchors.count
         for index in points.indices.dropFirst() {

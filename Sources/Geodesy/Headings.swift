@@ -84,8 +84,9 @@ extension EdgeModel {
     ///
     /// rhumb and projected: the same line run backwards (a rhumb line's course is the same all
     /// along it), exact. geodesic on a sphere: computeOffsetOrigin's own closed form, its choice
-    /// between two origins and its nulls. geodesic on an ellipsoid: Newton's method on the direct
-    /// problem (docs/algorithms.md, "Offset origin"), started from computeOffsetOrigin's answer
+    /// between two origins and its nulls. geodesic on an ellipsoid: the secant method on the azimuth
+    /// of arrival (`originAlongArrival`), else Newton's method on the direct problem
+    /// (docs/algorithms.md, "Offset origin"), each started from computeOffsetOrigin's answer
     /// on the sphere of the same mean radius, then from the point `distance` back along the
     /// reversed heading; an answer is accepted when the direct problem from it lands within
     /// `originTolerance` of `p`, and there is none when neither start leads to one.
@@ -101,7 +102,8 @@ extension EdgeModel {
             let starts = [sphericalOffsetOrigin(of: p, distance: distance, heading: heading, radius: meanRadius),
                           try offset(p, distance: distance, heading: heading + 180)]
             for case let start? in starts {
-                if let found = geodesicOffsetOrigin(of: p, distance: distance, heading: heading, from: start) { return found }
+                if let found = originAlongArrival(of: p, distance: distance, heading: heading, from: start)
+                    ?? geodesicOffsetOrigin(of: p, distance: distance, heading: heading, from: start) { return found }
             }
             return nil
         }
@@ -133,6 +135,41 @@ extension EdgeModel {
         guard abs(latitude) <= .pi / 2 else { return nil }
         let longitude = p.longitude * .pi / 180 - atan2(n3, n1 * cos(latitude) - n2 * sin(latitude))
         return Position(longitude: normalizedLongitude(longitude * 180 / .pi), latitude: latitude * 180 / .pi)
+    }
+
+    /// The origin as a problem in one unknown: the azimuth α at which the geodesic from the
+    /// origin arrives at `p`. Going `distance` back from `p` along it reaches a candidate O and
+    /// the azimuth there; O is the origin when the way from O to `p` sets off at `heading`. The
+    /// secant method on that mismatch, from the azimuth at `p` of the geodesic from `start`,
+    /// takes a direct problem a step and converges in a few (2-D Newton below takes some fifteen
+    /// geodesic problems a step): an answer is accepted as there, when the direct problem from
+    /// it lands within `originTolerance` of `p`; nil sends the caller to Newton.
+    func originAlongArrival(of p: Position, distance: Double, heading: Double, from start: Position) -> Position? {
+        let g = geodesic.pointer
+        var s12 = 0.0, azi1 = 0.0, arrival = 0.0
+        geod_inverse(g, start.latitude, start.longitude, p.latitude, p.longitude, &s12, &azi1, &arrival)
+        guard arrival.isFinite else { return nil }
+        /// The candidate origin for arrival azimuth α, and its heading's mismatch in degrees.
+        func candidate(_ alpha: Double) -> (origin: Position, mismatch: Double) {
+            var latitude = 0.0, longitude = 0.0, away = 0.0
+            geod_direct(g, p.latitude, p.longitude, alpha + 180, distance, &latitude, &longitude, &away)
+            return (Position(longitude: longitude, latitude: latitude), remainder(away + 180 - heading, 360))
+        }
+        var (a0, a1) = (arrival, arrival + 1e-4)
+        var (m0, m1) = (candidate(a0).mismatch, candidate(a1))
+        for _ in 0..<20 where abs(m1.mismatch) > 1e-12 && m1.mismatch != m0 {
+            let next = a1 - m1.mismatch * (a1 - a0) / (m1.mismatch - m0)
+            guard next.isFinite else { return nil }
+            (a0, m0) = (a1, m1.mismatch)
+            a1 = next
+            m1 = candidate(a1)
+        }
+        let origin = m1.origin
+        var latitude = 0.0, longitude = 0.0, miss = 0.0
+        geod_direct(g, origin.latitude, origin.longitude, heading, distance, &latitude, &longitude, nil)
+        geod_inverse(g, latitude, longitude, p.latitude, p.longitude, &miss, nil, nil)
+        guard miss <= EdgeModel.originTolerance else { return nil }
+        return Position(longitude: normalizedLongitude(origin.longitude), latitude: origin.latitude)
     }
 
     /// Newton's method on O ↦ direct(O, heading, distance) = p. Positions are moved in metres

@@ -28,7 +28,8 @@ public struct Offset: StreamingCommand {
 
         Accuracy: geodesic offsets are PROJ's geod_direct (Karney's algorithm), within 15 nm; \
         rhumb offsets agree with GeographicLib's RhumbSolve within 1e-7 m. On the ellipsoid, \
-        --origin solves the direct problem backwards by Newton's method: the direct problem from \
+        --origin solves the direct problem backwards (the secant method on the azimuth of \
+        arrival, else Newton's method on the origin): the direct problem from \
         the origin lands within 1 micrometre of the position (nanometres in practice); rhumb and \
         projected origins are the same line run backwards, exact. With --sphere 6371009 the \
         results are SphericalUtil.computeOffset's and computeOffsetOrigin's (android-maps-utils).

@@ -11,6 +11,9 @@ public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)
+    /// A longitude or latitude outside the geometry (locate's nearest point): printed as the
+    /// geometry's are, rounded to `decimals` when --digits gives them.
+    case coordinate(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -122,6 +125,8 @@ public struct GeoJSONWriter {
         case .bool(let flag): out.append(flag ? "true" : "false")
         case .number(let number):
             if number.isFinite { out.appendNumber(number) } else { out.append("null") }
+        case .coordinate(let number):
+            if number.isFinite { out.appendNumber(number, decimals: decimals) } else { out.append("null") }
         case .string(let text): out.appendJSONString(text)
         case .raw(let text): out.append(text)
         case .array(let elements):

@@ -172,7 +172,7 @@ public struct LocateHandler: PathHandler {
     func fields(_ location: Location) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [
             ("distance_m", .number(location.distance)), ("along_m", .number(location.along)),
-            ("point", .array([.number(location.point.longitude), .number(location.point.latitude)])),
+            ("point", .array([.coordinate(location.point.longitude), .coordinate(location.point.latitude)])),
             ("edge", .number(Double(location.edge))), ("on_path", .bool(location.distance <= tolerance)),
         ]
         if let inside = location.inside { fields.append(("inside", .bool(inside))) }

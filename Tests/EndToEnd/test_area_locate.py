@@ -251,6 +251,21 @@ def test_fields_of_a_path_and_a_polygon():
     assert edge["inside"] and edge["on_path"]  # the boundary is inside
 
 
+def test_digits_round_the_nearest_point(tmp_path):
+    """--digits rounds the coordinates geo computes (the nearest point), as every command's; the
+    record's own geometry is passed through as it came."""
+    path = {"type": "LineString", "coordinates": [[2.1111111111, 48.1111111111], [2.9999999999, 48.9999999999]]}
+    whole, rounded = locate_point([2.5, 48.5], [path]), locate_point([2.5, 48.5], [path], ["--digits", "4"])
+    assert rounded[0]["point"] == [round(c, 4) for c in whole[0]["point"]] and whole[0]["point"] != rounded[0]["point"]
+    (tmp_path / "shapes.ndjson").write_bytes(ndjson([{"type": "Feature", "properties": {}, "geometry": path}]))
+    point = {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [2.123456789, 48.987654321]}}
+    rc, out, err = run(["locate", "--shapes", tmp_path / "shapes.ndjson", "--digits", "3"], ndjson([point]))
+    assert rc == 0, err
+    record = json.loads(out)
+    assert record["geometry"]["coordinates"] == [2.123456789, 48.987654321]
+    assert all(c == round(c, 3) for c in record["properties"]["locate"][0]["point"])
+
+
 def test_inside_follows_the_edge_kind():
     # A long east-west edge at 60° N: the geodesic bulges poleward of the parallel (the rhumb line).
     ring = [[-40, 60], [40, 60], [40, 50], [-40, 50], [-40, 60]]

@@ -84,7 +84,10 @@ final class TileCover {
             reached[tile.y, default: []].append(tile.x)
         }
         for row in reached.keys { reached[row]!.sort() }
-        let spans = interiorSpans.sorted { ($0.row, $0.first) < ($1.row, $1.first) }
+        // One polygon's spans come row by row, west to east; a multipolygon's parts need sorting
+        // (in place: at a deep zoom a country's spans are megabytes).
+        interiorSpans.sort { ($0.row, $0.first) < ($1.row, $1.first) }
+        let spans = interiorSpans
         var index = 0
         while index < spans.count {
             // Spans of one row that overlap or touch are one (a multipolygon's parts may).

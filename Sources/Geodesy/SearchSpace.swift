@@ -60,6 +60,23 @@ package struct SearchSpace: Sendable {
         return segmentDistance(p, a, b) - 2 * sagitta - 1e-6 * length
     }
 
+    /// A lower bound on the geodesic distance from the surface point `p` to any point of the
+    /// surface in `box` (for `projected`, the planar distance from the nearest copy of `p`). The
+    /// chord is one, but a weak one far away (a 5,000 km geodesic has a 4,869 km chord, and
+    /// every box within that shell would be searched). The other: a path on the ellipsoid stays
+    /// outside the ball of radius b, and radial projection onto that ball's sphere shortens it,
+    /// so it is at least b times the angle θ between p and q seen from the centre; and for |q|
+    /// between b and a, a chord of at least c gives, by the law of cosines, cos θ at most
+    /// (|p|² + r² − c²) / (2|p|r) at r = b or r = a (the expression is largest at an end).
+    package func lowerBound(_ p: Point, toBox box: Box) -> Double {
+        let chord = distance(p, to: box)
+        guard !planar, chord > 0 else { return chord }
+        let b = earth.a * (1 - earth.f), pp = (p * p).sum(), length = pp.squareRoot()
+        func cosine(_ r: Double) -> Double { (pp + r * r - chord * chord) / (2 * length * r) }
+        let angle = acos(min(1, max(cosine(b), cosine(earth.a))))
+        return max(chord, b * angle * (1 - 1e-12))
+    }
+
     /// The distance from `p` to the straight segment from `a` to `b`.
     package func segmentDistance(_ p: Point, _ a: Point, _ b: Point) -> Double {
         let ab = b - a, ap = p - a

@@ -12,8 +12,9 @@ import Geometry
 /// (a geodesic edge reaches past its ends to its vertex latitude) and longitude span, turned
 /// into the search space; a polygon's inside lies within the latitudes and longitudes of its
 /// outer ring, or reaches a pole it contains. And the distance from a point to a box is never
-/// more than the distance to anything in it: in 3-D the chord bounds the geodesic distance from
-/// below, and in the Web Mercator plane distances are the planar ones. So the search visits
+/// more than the distance to anything in it: in 3-D the chord, and the angle seen from the
+/// centre times b, bound the geodesic distance from below (SearchSpace.lowerBound), and in the
+/// Web Mercator plane distances are the planar ones. So the search visits
 /// boxes nearest first and stops once the next box is farther than what it has found.
 final class ShapeIndex: Sendable {
     /// A run of at most `edgesPerPiece` edges of one part, or (part -1) a polygon's inside.
@@ -124,20 +125,20 @@ final class ShapeIndex: Sendable {
             threshold = candidates.map(ordering).sorted()[wanted - 1]
         }
         var queue = MinimumQueue()
-        if let root = nodes.first { queue.push(space.distance(probe, to: root.box), 0) }
+        if let root = nodes.first { queue.push(space.lowerBound(probe, toBox: root.box), 0) }
         while let (bound, index) = queue.pop() {
             if bound > threshold { break }
             let node = nodes[index]
             if node.count < 0 {
                 for child in [Int(node.first), Int(node.second)] {
-                    queue.push(space.distance(probe, to: nodes[child].box), child)
+                    queue.push(space.lowerBound(probe, toBox: nodes[child].box), child)
                 }
                 continue
             }
             for slot in order[Int(node.first)..<Int(node.first + node.count)] {
                 let piece = pieces[Int(slot)]
                 let shape = Int(piece.shape)
-                guard space.distance(probe, to: piece.box) <= threshold else { continue }
+                guard space.lowerBound(probe, toBox: piece.box) <= threshold else { continue }
                 if piece.part < 0 {
                     if !inside.contains(shape) && shapes[shape].polygons.contains(where: { model.contains(polygon: $0, p) }) {
                         inside.insert(shape)
@@ -161,7 +162,7 @@ final class ShapeIndex: Sendable {
             var best = nearest[shape]
             if best == nil || best!.distance > threshold {
                 let own = piecesOf[shape].filter { pieces[$0].part >= 0 }
-                    .map { (space.distance(probe, to: pieces[$0].box), $0) }.sorted { $0 < $1 }
+                    .map { (space.lowerBound(probe, toBox: pieces[$0].box), $0) }.sorted { $0 < $1 }
                 for (bound, index) in own {
                     if let best, bound > best.distance { break }
                     let piece = pieces[index]

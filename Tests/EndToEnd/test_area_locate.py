@@ -12,7 +12,7 @@ import sys
 import pytest
 from pyproj import Transformer
 
-from conftest import REPO, dec, ndjson, run
+from conftest import REPO, dec, geo_bin, ndjson, run
 
 # The Maps SDK shapes guide's hollow polygon (Hyde Park, Sydney, two holes, every ring clockwise),
 # as the guide gives it: encoded paths.
@@ -349,6 +349,32 @@ def test_shapes_finds_what_a_brute_force_finds(tmp_path, kind):
                 assert m["distance_m"] == every[m["shape"]]["distance_m"]
                 shape = shapes[m["shape"]]
                 assert m.get("id") == shape.get("id")
+
+
+def test_points_far_from_every_shape_are_not_points_times_shapes(tmp_path):
+    """10,000 short lines over Europe and 300 points on other continents and oceans: each far
+    point's nearest shape is thousands of km away, where the chord bounded the geodesic so loosely
+    that every shape was measured (a minute or more for these; a tenth of a second now that the
+    angle from the Earth's centre bounds it too). Every tenth answer is checked against every
+    shape measured without the index (`--point`)."""
+    rng = random.Random(12)
+    shapes = []
+    for index in range(10_000):
+        lon, lat = rng.uniform(-10, 30), rng.uniform(35, 60)
+        shapes.append({"type": "Feature", "properties": {"i": index}, "geometry": {"type": "LineString", "coordinates": [
+            [lon, lat], [lon + rng.uniform(-0.05, 0.05), lat + rng.uniform(-0.05, 0.05)]]}})
+    (tmp_path / "shapes.ndjson").write_bytes(ndjson(shapes))
+    points = [{"type": "Point", "coordinates": [rng.uniform(-170, -40), rng.uniform(-70, 70)]} for _ in range(200)]
+    points += [{"type": "Point", "coordinates": [rng.uniform(60, 179), rng.uniform(-70, 10)]} for _ in range(100)]
+    proc = subprocess.run([geo_bin(), "locate", "--shapes", str(tmp_path / "shapes.ndjson")], input=ndjson(points),
+                          capture_output=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    found = [json.loads(line)["properties"]["locate"][0] for line in proc.stdout.splitlines()]
+    assert len(found) == 300 and all(match["distance_m"] > 2e6 for match in found)
+    for point, match in list(zip(points, found))[::30]:
+        every = brute_force(point["coordinates"], [shape["geometry"] for shape in shapes], [])
+        nearest = min(range(len(every)), key=lambda k: (every[k]["distance_m"], k))
+        assert nearest == match["shape"] and abs(every[nearest]["distance_m"] - match["distance_m"]) < 1e-6
 
 
 def test_shapes_bad_input(tmp_path):

@@ -42,6 +42,12 @@ PRODUCERS = {
     "interpolate-densify": (["interpolate", "--densify", "500"], None),
     "circle-to-polygon": (["circle-to-polygon", "--radius", "20000"], {"Point"}),
     "decode": (None, None),  # encode --to geojson, then decode --field polyline: the round trip
+    "simplify": (["simplify", "--tolerance", "50"], None),
+    "simplify-max-chars": (["simplify", "--max-chars", "200"], None),
+    "offset": (["offset", "--distance", "1000", "--heading", "45"], None),
+    "heading": (["heading"], None),
+    "bbox": (["bbox"], None),
+    "locate": (["locate", "--point", "48.85,2.35"], None),
 }
 
 CONSUMERS = {
@@ -50,6 +56,8 @@ CONSUMERS = {
     "length": lambda tmp: ["length"],
     "area": lambda tmp: ["area"],
     "encode": lambda tmp: ["encode", "--to", "geojson"],
+    "simplify": lambda tmp: ["simplify", "--tolerance", "10"],
+    "bbox": lambda tmp: ["bbox"],
 }
 
 
@@ -115,7 +123,7 @@ def test_what_a_command_writes_the_next_reads(producer, consumer, inputs, stamp,
     rc, out, err = geo(CONSUMERS[consumer](tmp_path), produced)
     assert rc == 0 and "bad" not in err and "rejected" not in err, f"{producer} | {consumer}: {err}"
     count = produced.count(b"\n")
-    if consumer in ("length", "area", "encode"):
+    if consumer in ("length", "area", "encode", "simplify", "bbox"):
         written = out.count(b"\n")
         assert written == count, f"{producer} | {consumer}: {count} records in, {written} out"
     elif consumer == "render":

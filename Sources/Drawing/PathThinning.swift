@@ -34,6 +34,9 @@ public final class PathThinning {
     /// The point before `point` to keep, if the chord from the anchor to `point` leaves one of
     /// the pending points too far (or the window is full): then the chord ends there.
     public func offer(_ point: Pixel) -> Pixel? {
+        // A point that is not finite is no place to draw to (and to the rasterizer a break
+        // between pieces): it goes, as the gap rule before this one let it go.
+        guard point.x.isFinite && point.y.isFinite else { return nil }
         if count > 0 && !(count < PathThinning.window && allNear(point)) {
             let last = pending[count - 1]
             anchor = last

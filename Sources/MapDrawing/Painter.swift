@@ -214,8 +214,6 @@ package final class Painter {
     /// All the rings of all the polygons filled together (so that parts cut at ±180 join without
     /// a seam), outer rings turned counter-clockwise and holes clockwise on the screen whatever
     /// way they wound, then every ring stroked over the fill (but not along a cut at ±180).
-    /// `outlines`, when given, are for each ring the paths to stroke instead of it (a tile's: the
-    /// parts of the ring near it, whose stroke is of one colour).
     private func polygons(_ polygons: [[ProjectedPath]], _ style: FeatureStyle) {
         let curved = curved(style)
         var rings: [[Pixel]] = []

@@ -84,14 +84,15 @@ final class SubtreeKeyHandler: PathHandler, @unchecked Sendable {
         let cache = styles.borrow()
         defer { styles.giveBack(cache) }
         var keys: [UInt64] = []
+        let cover = TileCover(zoom: split, selection: selection, model: drawing.model)
         DisplayList.forEachFeature(prepared) { _, properties, encoded in
             let style = cache.style(properties)
             guard style.zooms.overlaps(zooms) else { return }
-            let cover = TileCover(zoom: split, selection: selection, model: drawing.model)
+            cover.restart(atZoom: split)
             cover.add(encoded.shape, style: style, curved: drawing.allCurved || style.geodesic)
             keys += cover.tiles
             cover.forEachInteriorRun { first, count in
-                for step in 0..<count { keys.append(TileAddress(z: first.z, x: first.x + step, y: first.y).key) }
+                for step in 0..<count { keys.append(TileAddress.key(first.key, east: step)) }
             }
         }
         return keys.count > 1 ? Array(Set(keys)).sorted() : keys

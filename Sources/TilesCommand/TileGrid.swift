@@ -31,6 +31,10 @@ struct TileAddress: Hashable, Comparable, Sendable {
 
     static func < (a: TileAddress, b: TileAddress) -> Bool { a.key < b.key }
 
+    /// The key of the tile `columns` east of the one whose key is `key`, in its row (the runs
+    /// of tiles wholly inside a fill, `TileCover.forEachInteriorRun`).
+    static func key(_ key: UInt64, east columns: Int) -> UInt64 { key + UInt64(columns) << 28 }
+
     var name: String { "\(z)/\(x)/\(y)" }
 }
 

@@ -70,9 +70,8 @@ final class Partitioner: @unchecked Sendable {
                     for index in 0..<runs {
                         let at = UnsafeRawPointer(bytes.baseAddress! + runsAt + index * 12)
                         let first = at.loadUnaligned(as: UInt64.self), count = Int(at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                        // Eastward along a row: the next tile's key is the next column's.
-                        for step in 0..<UInt64(count) { try add(first + step << 28, interior: true) }
-                        if tracksInkedTiles { noteInked(first); noteInked(first + UInt64(count - 1) << 28) }
+                        for step in 0..<count { try add(TileAddress.key(first, east: step), interior: true) }
+                        if tracksInkedTiles { noteInked(first); noteInked(TileAddress.key(first, east: count - 1)) }
                     }
                 } catch {
                     failure = error
